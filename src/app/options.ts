@@ -1,0 +1,155 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+import { LANGS, type Lang } from '../protocol/index.js';
+import { ConfigError } from './errors.js';
+
+export const DEMO_GOAL = 'Add pagination to /users with tests';
+
+const FLAGS = {
+  headless: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  goal: { type: 'string' },
+  planner: { type: 'string' },
+  builder: { type: 'string' },
+  'planner-profile': { type: 'string' },
+  'builder-profile': { type: 'string' },
+  'max-rounds': { type: 'string' },
+  lang: { type: 'string' },
+  'state-dir': { type: 'string' },
+  'blocked-timeout': { type: 'string' },
+  'ready-timeout': { type: 'string' },
+  cols: { type: 'string' },
+  rows: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const USAGE = `Usage: relevo-tui [options]
+       relevo-tui sim-agent [--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]
+
+Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.
+
+Options:
+  --headless                 no UI: print one JSON line per relay event on stdout
+  --demo                     run the built-in simulated planner and builder
+  --goal TEXT                the goal for the planner (default with --demo: "${DEMO_GOAL}")
+  --planner CMD              the planner's command line, e.g. "claude --model opus"
+  --builder CMD              the builder's command line
+  --planner-profile NAME     agent profile for the planner (default: from the command's name)
+  --builder-profile NAME     agent profile for the builder (a shipped name or a .toml path)
+  --max-rounds N             rounds before relevo pauses (default 10)
+  --lang es|en               language of the role prompts (default from LANG)
+  --state-dir DIR            where runs are journaled (default .relevo)
+  --blocked-timeout SECONDS  pause when an agent waits on a prompt this long (default 600)
+  --ready-timeout SECONDS    give up delivering when the peer stays busy this long (default 600)
+  --cols N, --rows N         size of each agent's terminal (default 120x40)
+  -h, --help                 this help
+  -V, --version              the version
+
+Exit codes: 0 done · 3 paused (reason on stderr and in the journal) · 2 bad usage or config.
+`;
+
+const int = (flag: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `--${flag}: expected a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `--${flag}: expected a number from ${min} to ${max}`);
+
+const schema = z.object({
+  headless: z.boolean().default(false),
+  demo: z.boolean().default(false),
+  goal: z.string().trim().min(1, '--goal: must not be empty').max(10_000, '--goal: longer than 10000 characters').optional(),
+  planner: z.string().trim().min(1, '--planner: empty command').optional(),
+  builder: z.string().trim().min(1, '--builder: empty command').optional(),
+  'planner-profile': z.string().min(1, '--planner-profile: empty').optional(),
+  'builder-profile': z.string().min(1, '--builder-profile: empty').optional(),
+  'max-rounds': int('max-rounds', 1, 1000).default(10),
+  lang: z.enum(LANGS, { error: '--lang: expected es or en' }).optional(),
+  'state-dir': z.string().min(1, '--state-dir: empty').default('.relevo'),
+  'blocked-timeout': int('blocked-timeout', 1, 86_400).default(600),
+  'ready-timeout': int('ready-timeout', 1, 86_400).default(600),
+  cols: int('cols', 20, 1000).default(120),
+  rows: int('rows', 5, 500).default(40),
+  help: z.boolean().default(false),
+  version: z.boolean().default(false),
+});
+
+export type Options = {
+  readonly headless: boolean;
+  readonly demo: boolean;
+  readonly goal: string | undefined;
+  readonly planner: string | undefined;
+  readonly builder: string | undefined;
+  readonly plannerProfile: string | undefined;
+  readonly builderProfile: string | undefined;
+  readonly maxRounds: number;
+  readonly lang: Lang;
+  readonly stateDir: string;
+  readonly blockedTimeoutMs: number;
+  readonly readyTimeoutMs: number;
+  readonly cols: number;
+  readonly rows: number;
+  readonly help: boolean;
+  readonly version: boolean;
+};
+
+/** `es` when LANG/LC_ALL/LC_MESSAGES say Spanish, else `en`. */
+export function langFromEnv(env: NodeJS.ProcessEnv): Lang {
+  const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return /^es([_.-]|$)/i.test(locale) ? 'es' : 'en';
+}
+
+/** node:util parseArgs errors, as one line naming the flag. */
+function parseArgsError(error: Error): ConfigError {
+  const flag = /Option '(-[-\w]+)/.exec(error.message)?.[1] ?? /option '(-[-\w]+)'/i.exec(error.message)?.[1];
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new ConfigError('usage', `unknown option ${flag ?? ''} (see --help)`);
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return new ConfigError('usage', `unexpected argument ${/'([^']*)'/.exec(error.message)?.[1] ?? ''} (see --help)`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (flag && /ambiguous/.test(error.message)) return new ConfigError(flag, `needs a value (for one starting with a dash, write ${flag}=VALUE)`);
+      if (flag && /argument missing/.test(error.message)) return new ConfigError(flag, 'needs a value');
+      if (flag) return new ConfigError(flag, 'takes no value');
+      return new ConfigError('usage', error.message.split('\n')[0] ?? 'invalid option');
+    default:
+      return new ConfigError('usage', error.message.split('\n')[0] ?? 'invalid option');
+  }
+}
+
+/** Parses and validates the flags; a bad one throws a ConfigError naming it. */
+export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv): Options {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw parseArgsError(error as Error);
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const message = issue?.message ?? 'invalid option';
+    const [flag, ...rest] = message.startsWith('--') ? message.split(': ') : [`--${String(issue?.path[0] ?? '')}`, message];
+    throw new ConfigError(flag ?? 'usage', rest.join(': '));
+  }
+  const v = parsed.data;
+  return {
+    headless: v.headless,
+    demo: v.demo,
+    goal: v.goal,
+    planner: v.planner,
+    builder: v.builder,
+    plannerProfile: v['planner-profile'],
+    builderProfile: v['builder-profile'],
+    maxRounds: v['max-rounds'],
+    lang: v.lang ?? langFromEnv(env),
+    stateDir: v['state-dir'],
+    blockedTimeoutMs: v['blocked-timeout'] * 1000,
+    readyTimeoutMs: v['ready-timeout'] * 1000,
+    cols: v.cols,
+    rows: v.rows,
+    help: v.help,
+    version: v.version,
+  };
+}

@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseToml } from 'smol-toml';
+import { profileSchema, type ProfileData } from '../protocol/index.js';
+import { compileProfile, type Profile } from '../pty/profile.js';
+import { ConfigError, firstIssue } from './errors.js';
+
+/** The profiles shipped in the package: one TOML file per agent CLI. */
+export const PROFILES_DIR = fileURLToPath(new URL('../../profiles/', import.meta.url));
+const FALLBACK = 'generic';
+
+export function shippedProfileNames(): string[] {
+  return readdirSync(PROFILES_DIR)
+    .filter((f) => f.endsWith('.toml'))
+    .map((f) => f.slice(0, -'.toml'.length))
+    .sort();
+}
+
+/** Reads and validates one profile file; `where` names the flag or file in errors. */
+export function readProfileFile(path: string, where: string): ProfileData {
+  let raw: unknown;
+  try {
+    raw = parseToml(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message.split('\n')[0];
+    throw new ConfigError(where, `cannot read profile ${path}: ${reason}`);
+  }
+  const parsed = profileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const { path: field, message } = firstIssue(parsed.error);
+    throw new ConfigError(where, `profile ${basename(path)}: ${field || '(top)'}: ${message}`);
+  }
+  return parsed.data;
+}
+
+/** A shipped profile by name, or a profile file by path (anything ending in `.toml`). */
+export function loadProfile(nameOrPath: string, where: string): Profile {
+  if (nameOrPath.endsWith('.toml')) return compileProfile(readProfileFile(nameOrPath, where));
+  const names = shippedProfileNames();
+  if (!names.includes(nameOrPath)) {
+    throw new ConfigError(where, `unknown profile "${nameOrPath}" (known: ${names.join(', ')}; or a path to a .toml file)`);
+  }
+  return compileProfile(readProfileFile(join(PROFILES_DIR, `${nameOrPath}.toml`), where));
+}
+
+/** The profile a command line calls for: the first shipped profile whose `match` fits, else `generic`. */
+export function profileForCommand(argv: readonly string[], where: string): Profile {
+  const program = basename(argv[0] ?? '');
+  for (const name of shippedProfileNames()) {
+    if (name === FALLBACK) continue;
+    const { match } = readProfileFile(join(PROFILES_DIR, `${name}.toml`), where);
+    if (match.commands.includes(program) || argv.slice(1).some((a) => match.args.includes(a))) return loadProfile(name, where);
+  }
+  return loadProfile(FALLBACK, where);
+}

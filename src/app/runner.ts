@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  initialState,
+  rolePrompt,
+  ROLES,
+  step,
+  type Effect,
+  type Lang,
+  type Outgoing,
+  type RelayConfig,
+  type RelayEvent,
+  type RelayState,
+  type Role,
+} from '../protocol/index.js';
+import { AgentPane } from '../pty/agent.js';
+import { Emitter } from '../pty/emitter.js';
+import { Pane } from '../pty/pane.js';
+import type { Profile } from '../pty/profile.js';
+import type { Journal } from './journal.js';
+
+export type AgentSpec = {
+  /** The command as the user gave it, program resolved. */
+  readonly argv: readonly string[];
+  readonly profile: Profile;
+};
+
+export type RunnerOptions = {
+  readonly runId: string;
+  readonly version: string;
+  readonly goal: string;
+  readonly maxRounds: number;
+  readonly lang: Lang;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cols: number;
+  readonly rows: number;
+  readonly blockedTimeoutMs: number;
+  readonly readyTimeoutMs: number;
+  readonly agents: Readonly<Record<Role, AgentSpec>>;
+  readonly journal: Journal;
+};
+
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The argv an agent is launched with: its command, the profile's extra args, the role prompt flag. */
+export function launchArgv(role: Role, spec: AgentSpec, lang: Lang): string[] {
+  const { launch } = spec.profile.data;
+  const flag = launch.role_prompt_flag;
+  return [...spec.argv, ...launch.args, ...(flag ? [flag, rolePrompt(role, lang)] : [])];
+}
+
+/**
+ * Wires the pure relay machine to two agent panes and the journal: performs the machine's
+ * effects, feeds it what the panes report, and times how long an agent may stay blocked.
+ */
+export class RelayRunner {
+  readonly config: RelayConfig;
+  readonly agents: Readonly<Record<Role, AgentPane>>;
+  readonly #onChange = new Emitter<RelayState>();
+  readonly onChange = this.#onChange.event;
+  readonly #blockedTimers = new Map<Role, NodeJS.Timeout>();
+  #state: RelayState;
+  #stopping = false;
+
+  constructor(private readonly options: RunnerOptions) {
+    const inline = (role: Role) => options.agents[role].profile.data.launch.role_prompt_flag === undefined;
+    this.config = {
+      maxRounds: options.maxRounds,
+      lang: options.lang,
+      inlineRolePrompt: { planner: inline('planner'), builder: inline('builder') },
+    };
+    this.#state = initialState(this.config);
+    const nonce = randomBytes(16).toString('hex');
+    options.journal.append({
+      type: 'run_started',
+      run_id: options.runId,
+      version: options.version,
+      nonce,
+      cwd: options.cwd,
+      max_rounds: options.maxRounds,
+      lang: options.lang,
+      planner: { command: [...options.agents.planner.argv], profile: options.agents.planner.profile.data.id },
+      builder: { command: [...options.agents.builder.argv], profile: options.agents.builder.profile.data.id },
+    });
+    const spawn = (role: Role): AgentPane => {
+      const spec = options.agents[role];
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
+      Object.assign(env, spec.profile.data.launch.env, { TERM: 'xterm-256color', RELEVO_ROLE: role, RELEVO_RUN_ID: options.runId });
+      const pane = new Pane({
+        argv: launchArgv(role, spec, options.lang),
+        cwd: options.cwd,
+        env,
+        cols: options.cols,
+        rows: options.rows,
+        osc: spec.profile.data.screen.osc,
+      });
+      return new AgentPane(role, pane, spec.profile);
+    };
+    this.agents = { planner: spawn('planner'), builder: spawn('builder') };
+    for (const role of ROLES) this.#watch(role, this.agents[role]);
+  }
+
+  get state(): RelayState {
+    return this.#state;
+  }
+
+  #watch(role: Role, agent: AgentPane): void {
+    agent.onTurnEnded(({ reply, source }) => this.dispatch({ type: 'turn-ended', role, reply, source }));
+    agent.onBlocked((detail) => {
+      this.dispatch({ type: 'agent-blocked', role, detail });
+      this.#clearBlocked(role);
+      this.#blockedTimers.set(
+        role,
+        setTimeout(() => this.dispatch({ type: 'blocked-timeout', role }), this.options.blockedTimeoutMs),
+      );
+    });
+    agent.onUnblocked(() => this.#clearBlocked(role));
+    agent.onExit(({ exitCode, signal }) => {
+      this.#clearBlocked(role);
+      if (!this.#stopping) this.dispatch({ type: 'agent-exited', role, exitCode, ...(signal ? { signal } : {}) });
+    });
+  }
+
+  #clearBlocked(role: Role): void {
+    const timer = this.#blockedTimers.get(role);
+    if (timer !== undefined) clearTimeout(timer);
+    this.#blockedTimers.delete(role);
+  }
+
+  /** Hands the goal to the planner. */
+  start(): void {
+    this.dispatch({ type: 'start', goal: this.options.goal });
+  }
+
+  dispatch(event: RelayEvent): void {
+    if (this.#stopping) return;
+    const { state, effects } = step(this.config, this.#state, event);
+    this.#state = state;
+    for (const effect of effects) this.#perform(effect);
+    this.#onChange.fire(state);
+  }
+
+  #perform(effect: Effect): void {
+    switch (effect.type) {
+      case 'journal':
+        this.options.journal.append(effect.entry);
+        return;
+      case 'deliver':
+        void this.#deliver(effect.message);
+        return;
+    }
+  }
+
+  async #deliver(message: Outgoing): Promise<void> {
+    const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs);
+    if (result.ok) this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts });
+    else this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
+  }
+
+  /** Resolves once the run is done or paused. */
+  settled(): Promise<RelayState> {
+    return new Promise((resolve) => {
+      const check = (s: RelayState) => {
+        if (s.phase !== 'done' && s.phase !== 'paused') return false;
+        resolve(s);
+        return true;
+      };
+      if (check(this.#state)) return;
+      const sub = this.onChange((s) => {
+        if (check(s)) sub.dispose();
+      });
+    });
+  }
+
+  /** Ends both agents and frees everything. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    for (const role of ROLES) this.#clearBlocked(role);
+    await Promise.all(ROLES.map((role) => this.agents[role].pane.kill()));
+    for (const role of ROLES) {
+      this.agents[role].dispose();
+      this.agents[role].pane.dispose();
+    }
+    this.#onChange.dispose();
+  }
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { runHeadless } from './app/headless.js';
+import { ConfigError } from './app/errors.js';
+import { parseOptions, USAGE } from './app/options.js';
+
+const EXIT_USAGE = 2;
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The `relevo-tui` command. Resolves with the exit code. */
+export async function main(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const io = { stdout: process.stdout, stderr: process.stderr };
+  if (args[0] === 'sim-agent') {
+    const { runSimAgent } = await import('./sim/index.js');
+    return runSimAgent(args.slice(1));
+  }
+  try {
+    const options = parseOptions(args, env);
+    if (options.help) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    if (options.version) {
+      io.stdout.write(`relevo-tui ${packageVersion()}\n`);
+      return 0;
+    }
+    if (!options.headless) {
+      throw new ConfigError('usage', 'the full-screen TUI is not available yet: add --headless');
+    }
+    return await runHeadless(options, packageVersion(), env, io);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`relevo-tui: ${error.toString()}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}

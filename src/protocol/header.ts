@@ -1,0 +1,33 @@
+import type { Role } from './roles.js';
+
+/**
+ * relevo 0.2.0's wire format: `[relevo ronda N · de planner]` (U+00B7, single spaces),
+ * always in Spanish whatever the role prompts' language.
+ */
+const HEADER_RE = /^\[relevo ronda ([1-9]\d*) · de (planner|builder)\]$/;
+
+/** Anything an agent could write that a reader might take for a round header. */
+const LOOKALIKE_RE = /\[\s*relevo\s+(?:ronda|round)\b[^\]\n]*\]/i;
+
+export type Header = { readonly round: number; readonly from: Role };
+
+export function formatHeader(round: number, from: Role): string {
+  if (!Number.isInteger(round) || round < 1) throw new RangeError(`round must be a positive integer, got ${round}`);
+  return `[relevo ronda ${round} · de ${from}]`;
+}
+
+export function parseHeader(line: string): Header | null {
+  const m = HEADER_RE.exec(line);
+  if (!m) return null;
+  return { round: Number(m[1]), from: m[2] as Role };
+}
+
+/** True when a line of an agent's own output looks like a relevo round header. */
+export function isLookalike(line: string): boolean {
+  return LOOKALIKE_RE.test(line);
+}
+
+/** Lines of `text` that look like round headers, trimmed. */
+export function findLookalikes(text: string): string[] {
+  return text.split('\n').filter(isLookalike).map((l) => l.trim());
+}

@@ -1,0 +1,28 @@
+export { ROLES, LANGS, peerOf, type Role, type Lang } from './roles.js';
+export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } from './header.js';
+export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
+export { sanitizeForTyping } from './sanitize.js';
+export { rolePrompt, goalMessage, relayMessage } from './prompts.js';
+export { reconstructReply, joinRows, type ScreenRow, type ReplyLayout } from './reply.js';
+export {
+  initialState,
+  step,
+  type RelayConfig,
+  type RelayState,
+  type RelayEvent,
+  type Effect,
+  type Outgoing,
+  type Phase,
+  type Step,
+} from './machine.js';
+export {
+  journalEntrySchema,
+  journalLineSchema,
+  PAUSE_REASONS,
+  REPLY_SOURCES,
+  type JournalEntry,
+  type JournalLine,
+  type PauseReason,
+  type ReplySource,
+} from './schemas/journal.js';
+export { profileSchema, ruleSchema, matcherSchema, AGENT_STATES, REGIONS, type ProfileData, type Rule, type Matcher, type AgentState } from './schemas/profile.js';

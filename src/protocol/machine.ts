@@ -1,0 +1,232 @@
+import { extract } from './blocks.js';
+import { findLookalikes } from './header.js';
+import { goalMessage, relayMessage, rolePrompt } from './prompts.js';
+import { peerOf, type Lang, type Role } from './roles.js';
+import type { JournalEntry, PauseReason, ReplySource } from './schemas/journal.js';
+
+/** Settings fixed for a run. */
+export type RelayConfig = {
+  readonly maxRounds: number;
+  readonly lang: Lang;
+  /** Roles whose agent gets its role prompt inside its first message (no launch flag for it). */
+  readonly inlineRolePrompt: Readonly<Record<Role, boolean>>;
+};
+
+/** A message relevo is about to type, or holds while paused. */
+export type Outgoing = {
+  readonly kind: 'goal' | 'handoff';
+  readonly to: Role;
+  readonly from: Role | 'relevo';
+  /** Round the message belongs to: 0 for the goal. */
+  readonly round: number;
+  /** The handoff body (or the goal), without header or role prompt. */
+  readonly body: string;
+  /** Exactly what is typed into the agent. */
+  readonly text: string;
+};
+
+export type Phase = 'ready' | 'running' | 'paused' | 'done';
+
+export type RelayState = {
+  readonly phase: Phase;
+  /** The last round delivered to the builder. */
+  readonly round: number;
+  /** Highest round that may be delivered before pausing with `max_rounds`. */
+  readonly budget: number;
+  /** The agent whose turn relevo waits on; null while nothing was delivered. */
+  readonly turn: Role | null;
+  /** The message being delivered, or kept while paused. */
+  readonly pending: Outgoing | null;
+  /** True while the `deliver` effect for `pending` has not come back. */
+  readonly delivering: boolean;
+  readonly lastSent: Readonly<Record<Role, string | null>>;
+  readonly lastReceived: Readonly<Record<Role, string | null>>;
+  readonly introduced: Readonly<Record<Role, boolean>>;
+  readonly pause: { readonly reason: PauseReason; readonly role?: Role; readonly detail?: string } | null;
+  readonly goal: string | null;
+  readonly summary: string | null;
+};
+
+export type RelayEvent =
+  | { readonly type: 'start'; readonly goal: string }
+  | { readonly type: 'turn-ended'; readonly role: Role; readonly reply: string; readonly source: ReplySource }
+  | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number }
+  | { readonly type: 'delivery-failed'; readonly to: Role; readonly detail: string }
+  | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
+  | { readonly type: 'blocked-timeout'; readonly role: Role }
+  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
+  | { readonly type: 'pause' }
+  | { readonly type: 'resume' };
+
+export type Effect =
+  | { readonly type: 'journal'; readonly entry: JournalEntry }
+  | { readonly type: 'deliver'; readonly message: Outgoing };
+
+export type Step = { readonly state: RelayState; readonly effects: readonly Effect[] };
+
+const none = { planner: null, builder: null } as const;
+
+export function initialState(config: RelayConfig): RelayState {
+  return {
+    phase: 'ready',
+    round: 0,
+    budget: config.maxRounds,
+    turn: null,
+    pending: null,
+    delivering: false,
+    lastSent: none,
+    lastReceived: none,
+    introduced: { planner: false, builder: false },
+    pause: null,
+    goal: null,
+    summary: null,
+  };
+}
+
+const journal = (entry: JournalEntry): Effect => ({ type: 'journal', entry });
+
+function preambleFor(config: RelayConfig, state: RelayState, to: Role): string | null {
+  return config.inlineRolePrompt[to] && !state.introduced[to] ? rolePrompt(to, config.lang) : null;
+}
+
+function paused(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
+  if (state.phase === 'done') return { state, effects: [] };
+  const next: RelayState = { ...state, phase: 'paused', pause: { reason, ...extra } };
+  const entry: JournalEntry = {
+    type: 'paused',
+    reason,
+    ...extra,
+    ...(state.pending ? { pending_round: state.pending.round, pending_to: state.pending.to } : {}),
+  };
+  return { state: next, effects: [journal(entry)] };
+}
+
+/** Send `message` now, or keep it if the relay is not running. */
+function dispatch(state: RelayState, message: Outgoing): Step {
+  const next: RelayState = { ...state, pending: message, turn: null, delivering: true };
+  return { state: next, effects: [{ type: 'deliver', message }] };
+}
+
+function isDuplicate(state: RelayState, from: Role, to: Role, body: string): boolean {
+  return [state.lastSent[to], state.lastReceived[to], state.lastReceived[from]].includes(body);
+}
+
+function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEvent, { type: 'turn-ended' }>): Step {
+  const relayed = state.phase === 'running' && state.turn === e.role && !state.delivering;
+  const ended = journal({ type: 'turn_ended', role: e.role, source: e.source, chars: e.reply.length, relayed });
+  if (!relayed) return { state, effects: [ended] };
+
+  const effects: Effect[] = [ended];
+  for (const line of findLookalikes(e.reply)) effects.push(journal({ type: 'lookalike', role: e.role, line }));
+  const { handoff, done } = extract(e.reply);
+
+  if (e.role === 'planner' && done !== null) {
+    effects.push(journal({ type: 'done', summary: done, rounds: state.round }));
+    return { state: { ...state, phase: 'done', turn: null, summary: done }, effects };
+  }
+  const withEffects = (step: Step): Step => ({ state: step.state, effects: [...effects, ...step.effects] });
+  if (handoff === null) return withEffects(paused(state, 'no_handoff', { role: e.role }));
+
+  const to = peerOf(e.role);
+  if (isDuplicate(state, e.role, to, handoff)) {
+    return withEffects(paused(state, 'duplicate_handoff', { role: e.role }));
+  }
+  const round = e.role === 'planner' ? state.round + 1 : state.round;
+  const message: Outgoing = {
+    kind: 'handoff',
+    to,
+    from: e.role,
+    round,
+    body: handoff,
+    text: relayMessage(round, e.role, handoff, preambleFor(config, state, to)),
+  };
+  const received: RelayState = {
+    ...state,
+    turn: null,
+    lastReceived: { ...state.lastReceived, [e.role]: handoff },
+  };
+  if (round > state.budget) {
+    return withEffects(paused({ ...received, pending: message }, 'max_rounds', { role: e.role }));
+  }
+  return withEffects(dispatch(received, message));
+}
+
+function onDelivered(state: RelayState, e: Extract<RelayEvent, { type: 'delivered' }>): Step {
+  const m = state.pending;
+  if (m === null || m.to !== e.to || !state.delivering) return { state, effects: [] };
+  const next: RelayState = {
+    ...state,
+    pending: null,
+    delivering: false,
+    turn: m.to,
+    round: Math.max(state.round, m.round),
+    lastSent: m.kind === 'handoff' ? { ...state.lastSent, [m.to]: m.body } : state.lastSent,
+    introduced: { ...state.introduced, [m.to]: true },
+  };
+  const entry: JournalEntry = {
+    type: 'delivered',
+    kind: m.kind,
+    round: m.round,
+    from: m.from,
+    to: m.to,
+    sha256: e.sha256,
+    chars: m.body.length,
+    attempts: e.attempts,
+  };
+  return { state: next, effects: [journal(entry)] };
+}
+
+/** The relay's rules: (state, event) → (state, effects). Pure: effects are data the caller performs. */
+export function step(config: RelayConfig, state: RelayState, event: RelayEvent): Step {
+  switch (event.type) {
+    case 'start': {
+      if (state.phase !== 'ready') return { state, effects: [] };
+      const message: Outgoing = {
+        kind: 'goal',
+        to: 'planner',
+        from: 'relevo',
+        round: 0,
+        body: event.goal,
+        text: goalMessage(event.goal, config.lang, preambleFor(config, state, 'planner')),
+      };
+      const started = dispatch({ ...state, phase: 'running', goal: event.goal }, message);
+      return { state: started.state, effects: [journal({ type: 'goal', text: event.goal }), ...started.effects] };
+    }
+    case 'turn-ended':
+      return onTurnEnded(config, state, event);
+    case 'delivered':
+      return onDelivered(state, event);
+    case 'delivery-failed': {
+      if (state.pending?.to !== event.to || !state.delivering) return { state, effects: [] };
+      return paused({ ...state, delivering: false }, 'delivery_failed', { role: event.to, detail: event.detail });
+    }
+    case 'agent-blocked':
+      return { state, effects: [journal({ type: 'blocked', role: event.role, ...(event.detail ? { detail: event.detail } : {}) })] };
+    case 'blocked-timeout':
+      if (state.phase !== 'running') return { state, effects: [] };
+      return paused(state, 'agent_blocked', { role: event.role });
+    case 'agent-exited': {
+      const exited = journal({ type: 'agent_exited', role: event.role, exit_code: event.exitCode, ...(event.signal ? { signal: event.signal } : {}) });
+      if (state.phase === 'done' || state.phase === 'ready') return { state, effects: [exited] };
+      const p = paused({ ...state, delivering: false }, 'agent_exited', { role: event.role });
+      return { state: p.state, effects: [exited, ...p.effects] };
+    }
+    case 'pause':
+      if (state.phase !== 'running') return { state, effects: [] };
+      return paused(state, 'user');
+    case 'resume': {
+      if (state.phase !== 'paused') return { state, effects: [] };
+      const grant = state.pause?.reason === 'max_rounds';
+      const budget = grant ? state.round + config.maxRounds : state.budget;
+      const resumed: RelayState = { ...state, phase: 'running', pause: null, budget };
+      const effects: Effect[] = [journal({ type: 'resumed', budget })];
+      if (state.pending === null || state.delivering) return { state: resumed, effects };
+      const sent = dispatch(resumed, state.pending);
+      return { state: sent.state, effects: [...effects, ...sent.effects] };
+    }
+    default: {
+      const unreachable: never = event;
+      throw new Error(`unknown relay event ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

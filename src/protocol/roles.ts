@@ -1,0 +1,10 @@
+export const ROLES = ['planner', 'builder'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const LANGS = ['es', 'en'] as const;
+export type Lang = (typeof LANGS)[number];
+
+/** The other side of the relay. */
+export function peerOf(role: Role): Role {
+  return role === 'planner' ? 'builder' : 'planner';
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { ROLES, LANGS } from '../roles.js';
+
+export const PAUSE_REASONS = [
+  'max_rounds',
+  'no_handoff',
+  'duplicate_handoff',
+  'delivery_failed',
+  'agent_blocked',
+  'agent_exited',
+  'user',
+] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+/** Where a turn's reply text came from, most exact first. */
+export const REPLY_SOURCES = ['hook', 'transcript', 'screen'] as const;
+export type ReplySource = (typeof REPLY_SOURCES)[number];
+
+const role = z.enum(ROLES);
+const agentInfo = z.strictObject({ command: z.array(z.string()), profile: z.string() });
+
+/** One line of `events.jsonl`, before the journal stamps it with `seq` and `ts`. */
+export const journalEntrySchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('run_started'),
+    run_id: z.string(),
+    version: z.string(),
+    nonce: z.string(),
+    cwd: z.string(),
+    max_rounds: z.number().int().positive(),
+    lang: z.enum(LANGS),
+    planner: agentInfo,
+    builder: agentInfo,
+  }),
+  z.strictObject({ type: z.literal('goal'), text: z.string() }),
+  z.strictObject({
+    type: z.literal('turn_ended'),
+    role,
+    source: z.enum(REPLY_SOURCES),
+    chars: z.number().int().nonnegative(),
+    /** False when the turn was not one relevo waited for (someone talked to the agent directly). */
+    relayed: z.boolean(),
+  }),
+  z.strictObject({
+    type: z.literal('delivered'),
+    kind: z.enum(['goal', 'handoff']),
+    round: z.number().int().nonnegative(),
+    from: z.enum([...ROLES, 'relevo']),
+    to: role,
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    chars: z.number().int().nonnegative(),
+    attempts: z.number().int().positive(),
+  }),
+  z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
+  z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),
+  z.strictObject({
+    type: z.literal('paused'),
+    reason: z.enum(PAUSE_REASONS),
+    role: role.optional(),
+    detail: z.string().optional(),
+    pending_round: z.number().int().nonnegative().optional(),
+    pending_to: role.optional(),
+  }),
+  z.strictObject({ type: z.literal('resumed'), budget: z.number().int().nonnegative() }),
+  z.strictObject({ type: z.literal('done'), summary: z.string(), rounds: z.number().int().nonnegative() }),
+  z.strictObject({
+    type: z.literal('agent_exited'),
+    role,
+    exit_code: z.number().int(),
+    signal: z.number().int().optional(),
+  }),
+]);
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+
+export const journalLineSchema = z.intersection(
+  z.object({ seq: z.number().int().positive(), ts: z.iso.datetime({ offset: true }) }),
+  journalEntrySchema,
+);
+export type JournalLine = z.infer<typeof journalLineSchema>;

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+const MAX_PATTERN = 512;
+const MAX_RULES = 128;
+
+const regexString = z
+  .string()
+  .min(1)
+  .max(MAX_PATTERN)
+  .refine(
+    (s) => {
+      try {
+        new RegExp(s, 'mu');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'not a valid regular expression' },
+  );
+
+export type Matcher = {
+  contains?: string | undefined;
+  regex?: string | undefined;
+  all?: Matcher[] | undefined;
+  any?: Matcher[] | undefined;
+  not?: Matcher | undefined;
+};
+
+/** herdr-style matchers: `contains` ignores case, `regex` runs per line (`m` flag); nest with all/any/not. */
+export const matcherSchema: z.ZodType<Matcher> = z.lazy(() =>
+  z
+    .strictObject({
+      contains: z.string().min(1).max(MAX_PATTERN).optional(),
+      regex: regexString.optional(),
+      all: z.array(matcherSchema).min(1).max(16).optional(),
+      any: z.array(matcherSchema).min(1).max(16).optional(),
+      not: matcherSchema.optional(),
+    })
+    .refine((m) => Object.values(m).some((v) => v !== undefined), { message: 'a matcher needs contains, regex, all, any or not' }),
+);
+
+export const AGENT_STATES = ['busy', 'idle', 'blocked'] as const;
+export type AgentState = (typeof AGENT_STATES)[number] | 'unknown';
+
+/** Where a rule looks: the OSC title, the last N non-empty screen lines, the whole screen, or an OSC sequence's last payload. */
+export const REGIONS = ['title', 'bottom', 'screen', 'osc'] as const;
+
+export const ruleSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'ids are lowercase words joined by dashes'),
+    state: z.enum(AGENT_STATES),
+    priority: z.number().int().min(0).max(10_000),
+    region: z.enum(REGIONS),
+    lines: z.number().int().positive().max(200).optional(),
+    osc: z.number().int().min(0).max(65_535).optional(),
+    contains: z.string().min(1).max(MAX_PATTERN).optional(),
+    regex: regexString.optional(),
+    all: z.array(matcherSchema).min(1).max(16).optional(),
+    any: z.array(matcherSchema).min(1).max(16).optional(),
+    not: matcherSchema.optional(),
+  })
+  .refine((r) => r.region !== 'bottom' || r.lines !== undefined, { message: 'region "bottom" needs lines', path: ['lines'] })
+  .refine((r) => r.region !== 'osc' || r.osc !== undefined, { message: 'region "osc" needs osc', path: ['osc'] })
+  .refine((r) => [r.contains, r.regex, r.all, r.any, r.not].some((v) => v !== undefined), {
+    message: 'a rule needs contains, regex, all, any or not',
+  });
+export type Rule = z.infer<typeof ruleSchema>;
+
+export const profileSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+  version: z.number().int().positive(),
+  description: z.string().max(240),
+  /** How a command line is recognised as this agent. */
+  match: z.strictObject({
+    /** Program basenames, e.g. `claude`. */
+    commands: z.array(z.string().min(1)).default([]),
+    /** Any argument equal to one of these, e.g. `sim-agent`. */
+    args: z.array(z.string().min(1)).default([]),
+  }),
+  launch: z
+    .strictObject({
+      /** Flag that takes the role prompt as its value, e.g. `--append-system-prompt`; absent → the prompt opens the first message. */
+      role_prompt_flag: z.string().regex(/^-{1,2}[\w-]+$/).optional(),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    })
+    .default({ args: [], env: {} }),
+  screen: z
+    .strictObject({
+      /** OSC numbers whose last payload the screen keeps for `osc` rules (0/1/2 are the title already). */
+      osc: z.array(z.number().int().min(3).max(65_535)).default([]),
+    })
+    .default({ osc: [] }),
+  detect: z.strictObject({
+    /** The screen must stay unchanged this long before an idle agent counts as finished. */
+    quiet_ms: z.number().int().min(50).max(60_000),
+    /** A turn ends only after a busy state was seen; otherwise any output since delivery counts. */
+    require_busy: z.boolean(),
+    rules: z.array(ruleSchema).min(1).max(MAX_RULES),
+  }),
+  deliver: z.strictObject({
+    /** Newline inside a message typed without bracketed paste. */
+    newline: z.string().min(1).max(8).default('\n'),
+    settle_ms: z.number().int().min(0).max(10_000),
+    submit: z.string().min(1).max(8).default('\r'),
+    confirm_ms: z.number().int().min(50).max(30_000),
+    retries: z.number().int().min(0).max(10),
+  }),
+  reply: z.strictObject({
+    /** Prefixes that open a block of the agent's reply, e.g. `● `. */
+    gutter: z.array(z.string().min(1)).default([]),
+    /** Columns of indent on the reply's continuation lines. */
+    indent: z.number().int().min(0).max(16).default(0),
+    /** A line where the agent echoes what it was sent, e.g. `^❯ `. */
+    echo: regexString.optional(),
+    /** The input line; group 1, when present, is the text still in the input box. */
+    prompt: regexString,
+    /** Lines just above the input line that belong to the agent's chrome (rules, status lines). */
+    chrome: z.array(regexString).default([]),
+    /** Status lines inside the reply that are not reply text, e.g. `^✻ Worked for 2s`. */
+    drop: z.array(regexString).default([]),
+  }),
+});
+export type ProfileData = z.infer<typeof profileSchema>;

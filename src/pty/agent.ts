@@ -1,0 +1,141 @@
+import { reconstructReply, type AgentState, type Role } from '../protocol/index.js';
+import { detect, type Detection } from './detect.js';
+import { deliver, type DeliveryResult } from './deliver.js';
+import { Emitter } from './emitter.js';
+import type { Pane } from './pane.js';
+import type { Profile } from './profile.js';
+import type { Mark } from './screen.js';
+import { TurnTracker } from './turn.js';
+
+/** Re-evaluate at most this often while output streams. */
+const EVALUATE_EVERY_MS = 30;
+
+export type TurnEnd = { readonly reply: string; readonly source: 'screen' };
+
+/**
+ * An agent CLI in a pane, read through its profile: its state (busy / idle / blocked),
+ * the end of each turn with the reply it produced, and delivery of messages into it.
+ */
+export class AgentPane {
+  readonly #tracker: TurnTracker;
+  readonly #onTurnEnded = new Emitter<TurnEnd>();
+  readonly #onBlocked = new Emitter<string>();
+  readonly #onUnblocked = new Emitter<void>();
+  readonly #onState = new Emitter<AgentState | 'exited'>();
+  readonly #onEvaluated = new Emitter<void>();
+  readonly onTurnEnded = this.#onTurnEnded.event;
+  readonly onBlocked = this.#onBlocked.event;
+  readonly onUnblocked = this.#onUnblocked.event;
+  readonly onState = this.#onState.event;
+  /** Fires after every evaluation of the screen (used by delivery to wait for changes). */
+  readonly onEvaluated = this.#onEvaluated.event;
+  readonly onExit: Pane['onExit'];
+  #detection: Detection = { state: 'unknown', rule: null, evaluated: [] };
+  #timer: NodeJS.Timeout | null = null;
+  #turnStart: Mark | null = null;
+  #sent: string | undefined;
+
+  constructor(
+    readonly role: Role,
+    readonly pane: Pane,
+    readonly profile: Profile,
+  ) {
+    this.#tracker = new TurnTracker(profile.data.detect.quiet_ms, profile.data.detect.require_busy);
+    this.onExit = pane.onExit;
+    pane.onUpdate(() => this.#schedule(EVALUATE_EVERY_MS));
+    pane.onExit(() => {
+      this.#clearTimer();
+      this.#tracker.cancel();
+      this.#onState.fire('exited');
+    });
+    this.#schedule(0);
+  }
+
+  get state(): AgentState | 'exited' {
+    return this.pane.exited ? 'exited' : this.#detection.state;
+  }
+
+  get detection(): Detection {
+    return this.#detection;
+  }
+
+  get inTurn(): boolean {
+    return this.#tracker.active;
+  }
+
+  /** Text still in the agent's input box, or null when no input line is on screen. */
+  inputText(): string | null {
+    const lines = this.pane.screen.snapshot().viewport;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const m = this.profile.layout.prompt.exec(lines[i]!);
+      if (m) return (m[1] ?? '').trim();
+    }
+    return null;
+  }
+
+  /** Types `text` into the agent and submits it (see deliver.ts); the turn it starts is then watched. */
+  deliver(text: string, readyTimeoutMs: number): Promise<DeliveryResult> {
+    return deliver(this, text, readyTimeoutMs);
+  }
+
+  /** Called by delivery right before typing: the turn's output starts at the agent's chrome. */
+  beginTurn(sent: string): void {
+    this.#turnStart?.dispose();
+    const screen = this.pane.screen;
+    const lines = screen.snapshot().viewport;
+    const layout = this.profile.layout;
+    let at = -1;
+    for (let i = lines.length - 1; i >= 0 && at < 0; i--) if (layout.prompt.test(lines[i]!)) at = i;
+    if (at >= 0) while (at > 0 && (lines[at - 1] === '' || layout.chrome.some((re) => re.test(lines[at - 1]!)))) at--;
+    this.#turnStart = screen.markRow(at >= 0 ? at : screen.cursorRow);
+    this.#sent = sent;
+    this.#tracker.begin(screen.version);
+  }
+
+  /** Delivery gave up: no turn is running. */
+  cancelTurn(): void {
+    this.#tracker.cancel();
+  }
+
+  /** Current screen evaluated now (used after writes by delivery). */
+  evaluate(): void {
+    this.#clearTimer();
+    if (this.pane.exited) return;
+    const previous = this.#detection.state;
+    this.#detection = detect(this.profile.rules, this.pane.screen.snapshot());
+    if (this.#detection.state !== previous) this.#onState.fire(this.#detection.state);
+    const quiet = this.pane.quietFor();
+    const { signal, recheckIn } = this.#tracker.observe(this.#detection.state, this.pane.screen.version, quiet);
+    if (signal === 'blocked') this.#onBlocked.fire(this.#detection.rule ?? 'blocked');
+    if (signal === 'unblocked') this.#onUnblocked.fire();
+    if (signal === 'ended') this.#endTurn();
+    if (recheckIn !== null) this.#schedule(Math.max(recheckIn, 1));
+    this.#onEvaluated.fire();
+  }
+
+  #endTurn(): void {
+    const from = this.#turnStart?.line ?? -1;
+    const rows = this.pane.screen.rowsFrom(from < 0 ? 0 : from);
+    const reply = reconstructReply(rows, this.profile.layout, this.#sent);
+    this.#onTurnEnded.fire({ reply, source: 'screen' });
+  }
+
+  #schedule(ms: number): void {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.evaluate();
+    }, ms);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  dispose(): void {
+    this.#clearTimer();
+    this.#turnStart?.dispose();
+    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated]) e.dispose();
+  }
+}

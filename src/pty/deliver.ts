@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sanitizeForTyping } from '../protocol/index.js';
+import type { AgentPane } from './agent.js';
+
+export type DeliveryResult = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly detail: string };
+
+const POLL_MS = 50;
+
+/** Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation and every 50 ms. */
+export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: number): Promise<true | string> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let finished = false;
+    const check = () => {
+      if (finished) return;
+      let outcome: true | string | null = null;
+      if (agent.pane.exited) outcome = 'the agent exited';
+      else if (ready()) outcome = true;
+      else if (Date.now() - started >= timeoutMs) outcome = `timed out after ${timeoutMs} ms (agent ${agent.state})`;
+      if (outcome === null) return;
+      finished = true;
+      clearInterval(poll);
+      sub.dispose();
+      resolve(outcome);
+    };
+    const sub = agent.onEvaluated(check);
+    const poll = setInterval(check, POLL_MS);
+    check();
+  });
+}
+
+/**
+ * Types a message into an agent the way its profile says: wait until it is idle and quiet;
+ * strip every control and escape sequence; one bracketed paste when the pane enabled it;
+ * wait the settle delay; send Enter; confirm the submit (the agent goes busy, or its input
+ * box empties) and press Enter again a bounded number of times.
+ */
+export async function deliver(agent: AgentPane, text: string, readyTimeoutMs: number): Promise<DeliveryResult> {
+  const { detect, deliver: how } = agent.profile.data;
+  const pane = agent.pane;
+  const ready = await waitFor(
+    agent,
+    () => agent.state === 'idle' && !agent.inTurn && pane.quietFor() >= detect.quiet_ms,
+    readyTimeoutMs,
+  );
+  if (ready !== true) return { ok: false, detail: `agent not ready: ${ready}` };
+
+  const safe = sanitizeForTyping(text);
+  agent.beginTurn(safe);
+  pane.write(pane.screen.bracketedPaste ? `\x1b[200~${safe}\x1b[201~` : safe.replaceAll('\n', how.newline));
+  await sleep(how.settle_ms);
+
+  const presses = how.retries + 1;
+  for (let n = 1; n <= presses; n++) {
+    if (pane.exited) break;
+    const before = pane.screen.version;
+    pane.write(how.submit);
+    const accepted = await waitFor(
+      agent,
+      () =>
+        agent.state === 'busy' ||
+        agent.state === 'blocked' ||
+        !agent.inTurn ||
+        (pane.screen.version !== before && agent.inputText() === ''),
+      how.confirm_ms,
+    );
+    if (accepted === true) return { ok: true, attempts: n };
+  }
+  agent.cancelTurn();
+  if (pane.exited) return { ok: false, detail: 'the agent exited while the message was typed' };
+  return { ok: false, detail: `not submitted after ${presses} Enter presses (input box: ${JSON.stringify(agent.inputText()?.slice(0, 60) ?? null)})` };
+}

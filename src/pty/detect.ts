@@ -1,0 +1,84 @@
+import type { AgentState, Matcher, Rule } from '../protocol/index.js';
+import type { Snapshot } from './screen.js';
+
+type Test = (region: string) => boolean;
+
+export type CompiledRule = {
+  readonly id: string;
+  readonly state: Exclude<AgentState, 'unknown'>;
+  readonly priority: number;
+  readonly region: (s: Snapshot) => string;
+  readonly test: Test;
+};
+
+export type Detection = {
+  readonly state: AgentState;
+  /** Id of the rule that decided, or null when none matched. */
+  readonly rule: string | null;
+  /** Every rule's outcome, for `explain`. */
+  readonly evaluated: readonly { readonly id: string; readonly matched: boolean }[];
+};
+
+function compileMatcher(m: Matcher): Test {
+  const tests: Test[] = [];
+  if (m.contains !== undefined) {
+    const needle = m.contains.toLowerCase();
+    tests.push((r) => r.toLowerCase().includes(needle));
+  }
+  if (m.regex !== undefined) {
+    const re = new RegExp(m.regex, 'mu');
+    tests.push((r) => re.test(r));
+  }
+  if (m.all !== undefined) {
+    const all = m.all.map(compileMatcher);
+    tests.push((r) => all.every((t) => t(r)));
+  }
+  if (m.any !== undefined) {
+    const any = m.any.map(compileMatcher);
+    tests.push((r) => any.some((t) => t(r)));
+  }
+  if (m.not !== undefined) {
+    const not = compileMatcher(m.not);
+    tests.push((r) => !not(r));
+  }
+  return (r) => tests.every((t) => t(r));
+}
+
+function regionOf(rule: Rule): (s: Snapshot) => string {
+  switch (rule.region) {
+    case 'title':
+      return (s) => s.title;
+    case 'screen':
+      return (s) => s.viewport.join('\n');
+    case 'osc': {
+      const code = rule.osc ?? -1;
+      return (s) => s.osc.get(code) ?? '';
+    }
+    case 'bottom': {
+      const n = rule.lines ?? 1;
+      return (s) => s.viewport.filter((l) => l.trim() !== '').slice(-n).join('\n');
+    }
+  }
+}
+
+export function compileRules(rules: readonly Rule[]): CompiledRule[] {
+  return rules.map((rule) => ({
+    id: rule.id,
+    state: rule.state,
+    priority: rule.priority,
+    region: regionOf(rule),
+    test: compileMatcher(rule),
+  }));
+}
+
+/** One pure pass: every rule on its region; the highest priority wins, the earlier rule breaks ties. */
+export function detect(rules: readonly CompiledRule[], snapshot: Snapshot): Detection {
+  let best: CompiledRule | null = null;
+  const evaluated = rules.map((rule) => {
+    const matched = rule.test(rule.region(snapshot));
+    if (matched && (best === null || rule.priority > best.priority)) best = rule;
+    return { id: rule.id, matched };
+  });
+  const winner = best as CompiledRule | null;
+  return { state: winner?.state ?? 'unknown', rule: winner?.id ?? null, evaluated };
+}

@@ -1,0 +1,27 @@
+import type { ProfileData, ReplyLayout } from '../protocol/index.js';
+import { compileRules, type CompiledRule } from './detect.js';
+
+/** A validated profile with its patterns compiled, ready for a pane. */
+export type Profile = {
+  readonly data: ProfileData;
+  readonly rules: readonly CompiledRule[];
+  readonly layout: ReplyLayout;
+};
+
+const line = (source: string): RegExp => new RegExp(source, 'u');
+
+export function compileProfile(data: ProfileData): Profile {
+  const r = data.reply;
+  return {
+    data,
+    rules: compileRules(data.detect.rules),
+    layout: {
+      gutter: r.gutter,
+      indent: r.indent,
+      echo: r.echo === undefined ? undefined : line(r.echo),
+      prompt: line(r.prompt),
+      chrome: r.chrome.map(line),
+      drop: r.drop.map(line),
+    },
+  };
+}

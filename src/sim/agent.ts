@@ -1,0 +1,263 @@
+// The simulated agent's event loop: input events in, frames out.
+import type { Readable, Writable } from 'node:stream';
+import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
+import { ESC_TIMEOUT_MS, InputParser, type InputEvent } from './input.js';
+import type { SimOptions } from './options.js';
+import { initialScriptState, planTurn, type ScriptState, type TurnOutcome } from './script.js';
+import { LiveDisplay } from './display.js';
+import { DENIED_LINE, INTERRUPTED_LINE, SPINNER_INTERVAL_MS, STREAM_GAP_MS, type RegionView } from './screen.js';
+import { bannerLines, echoLines, replyLines, streamChunks, workedLines } from './screen.js';
+
+export interface SimIO {
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  stdout: Writable & { columns?: number };
+  stderr: { write(text: string): unknown };
+  cwd: string;
+  now?: () => number;
+  /** Called with every message submitted, as typed or pasted (before any trimming). */
+  record?: (message: string) => void;
+}
+
+type Mode = 'idle' | 'busy' | 'permission';
+
+class SimAgent {
+  private readonly parser = new InputParser();
+  private readonly now: () => number;
+  private mode: Mode = 'idle';
+  private box: InputBox = emptyInputBox;
+  private readonly queue: string[] = [];
+  private script: ScriptState = initialScriptState;
+  private turn: { outcome: TurnOutcome; startedAt: number } | null = null;
+  private readonly turnTimers = new Set<NodeJS.Timeout>();
+  private spinner: NodeJS.Timeout | null = null;
+  private escapeTimer: NodeJS.Timeout | null = null;
+  private spinnerFrame = 0;
+  private readonly display: LiveDisplay;
+  private rawMode = false;
+  private finished = false;
+  private resolveExit: (code: number) => void = () => {};
+  readonly exitCode: Promise<number>;
+
+  constructor(
+    private readonly options: SimOptions,
+    private readonly io: SimIO,
+  ) {
+    this.now = io.now ?? Date.now;
+    this.display = new LiveDisplay(io.stdout, options);
+    this.exitCode = new Promise((resolve) => {
+      this.resolveExit = resolve;
+    });
+  }
+
+  start(): void {
+    const { stdin, stdout } = this.io;
+    if (stdin.isTTY && stdin.setRawMode) {
+      stdin.setRawMode(true);
+      this.rawMode = true;
+    }
+    stdin.on('data', this.onData);
+    stdin.on('end', this.onEnd);
+    stdout.on('resize', this.onResize);
+    stdout.on('error', this.onOutputError);
+    this.display.start();
+    const { role, name, appendSystemPrompt } = this.options;
+    this.draw(bannerLines({ role, name, cwd: this.io.cwd, appendSystemPrompt }));
+    stdin.resume();
+  }
+
+  private view(): RegionView {
+    if (this.mode === 'permission') return { kind: 'permission' };
+    if (this.mode === 'busy') {
+      const elapsedMs = this.turn === null ? 0 : this.now() - this.turn.startedAt;
+      return { kind: 'busy', input: this.box.text, pasteId: this.box.pasteId, frame: this.spinnerFrame, elapsedMs };
+    }
+    return { kind: 'idle', input: this.box.text, pasteId: this.box.pasteId };
+  }
+
+  /** Redraw the live region, first writing `transcript` lines above it for good. */
+  private draw(transcript: readonly string[] = []): void {
+    this.display.draw(this.view(), this.mode === 'busy' ? this.spinnerFrame : null, transcript);
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    if (this.escapeTimer !== null) clearTimeout(this.escapeTimer);
+    this.escapeTimer = null;
+    this.dispatch(this.parser.push(chunk));
+    if (this.parser.pendingEscape && !this.finished) {
+      this.escapeTimer = setTimeout(() => {
+        this.escapeTimer = null;
+        this.dispatch(this.parser.flush());
+      }, ESC_TIMEOUT_MS);
+    }
+  };
+
+  private dispatch(events: readonly InputEvent[]): void {
+    for (const event of events) {
+      if (this.finished) return;
+      this.handle(event);
+    }
+  }
+
+  private readonly onEnd = (): void => this.finish(0);
+
+  private readonly onOutputError = (): void => {
+    this.display.markBroken();
+    this.finish(1);
+  };
+
+  private readonly onResize = (): void => {
+    this.display.resize();
+    this.draw();
+  };
+
+  private handle(event: InputEvent): void {
+    if (this.mode === 'permission') {
+      const key = event.type === 'text' ? event.text[0] : undefined;
+      if (event.type === 'enter' || key === '1') return this.answerPermission(true);
+      if (event.type === 'escape' || key === '2') return this.answerPermission(false);
+      if (event.type !== 'ctrl-c' && event.type !== 'ctrl-d') return;
+    }
+    const edited = edit(this.box, event);
+    if (edited !== null) {
+      this.box = edited;
+      return this.draw();
+    }
+    switch (event.type) {
+      case 'enter':
+        return this.submit();
+      case 'escape':
+        if (this.mode === 'busy') this.interrupt();
+        return;
+      case 'ctrl-c':
+        if (this.box.text === '') return this.finish(0);
+        this.box = cleared(this.box);
+        return this.draw();
+      case 'ctrl-d':
+        if (this.box.text === '') this.finish(0);
+        return;
+    }
+  }
+
+  private submit(): void {
+    const message = this.box.text;
+    if (message.trim() === '') return;
+    this.box = cleared(this.box);
+    this.io.record?.(message);
+    if (this.mode === 'idle') return this.startTurn(message);
+    this.queue.push(message); // Claude Code queues messages sent while busy
+    this.draw();
+  }
+
+  private after(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.turnTimers.delete(timer);
+      action();
+    }, ms);
+    this.turnTimers.add(timer);
+  }
+
+  private startSpinner(): void {
+    this.stopSpinner();
+    this.spinner = setInterval(() => {
+      this.spinnerFrame += 1;
+      this.draw();
+    }, SPINNER_INTERVAL_MS);
+  }
+
+  private stopSpinner(): void {
+    if (this.spinner !== null) clearInterval(this.spinner);
+    this.spinner = null;
+  }
+
+  private startTurn(message: string): void {
+    const outcome = planTurn(this.options, this.script, message);
+    this.turn = { outcome, startedAt: this.now() };
+    this.mode = 'busy';
+    this.spinnerFrame = 0;
+    this.draw(echoLines(message.trim()));
+    this.startSpinner();
+    const { thinkMs } = this.options;
+    if (outcome.kind === 'exit') {
+      const notice = `sim-agent: exiting with code 1 (--misbehave exit:${outcome.turn})\n`;
+      return this.after(Math.floor(thinkMs / 2), () => this.finish(1, notice));
+    }
+    this.after(thinkMs, () => {
+      if (outcome.kind === 'reply') return this.streamReply(outcome.reply, outcome.next);
+      this.stopSpinner();
+      this.mode = 'permission';
+      this.draw();
+    });
+  }
+
+  private answerPermission(allowed: boolean): void {
+    const outcome = this.turn?.outcome;
+    if (outcome?.kind !== 'permission') return;
+    this.mode = 'busy';
+    this.startSpinner();
+    if (allowed) this.streamReply(outcome.reply, outcome.next);
+    else this.streamReply(outcome.denied.reply, outcome.denied.next, [DENIED_LINE, '']);
+  }
+
+  private streamReply(reply: string, next: ScriptState, before: readonly string[] = []): void {
+    this.script = next;
+    const chunks = streamChunks([...before, ...replyLines(reply)]);
+    chunks.forEach((chunk, i) => {
+      const last = i === chunks.length - 1;
+      const write = (): void => (last ? this.endTurn(chunk) : this.draw(chunk));
+      if (i === 0) write();
+      else this.after(i * STREAM_GAP_MS, write);
+    });
+  }
+
+  private endTurn(lastLines: readonly string[]): void {
+    const startedAt = this.turn?.startedAt ?? this.now();
+    this.stopSpinner();
+    this.mode = 'idle';
+    this.turn = null;
+    this.draw([...lastLines, ...workedLines(this.now() - startedAt)]);
+    const queued = this.queue.shift();
+    if (queued !== undefined) this.startTurn(queued);
+  }
+
+  /** Cancel whatever the current turn still had scheduled. */
+  private cancelTurn(): void {
+    for (const timer of this.turnTimers) clearTimeout(timer);
+    this.turnTimers.clear();
+    this.stopSpinner();
+  }
+
+  private interrupt(): void {
+    this.cancelTurn();
+    this.mode = 'idle';
+    this.turn = null;
+    // Like Claude Code, queued messages come back into the input box for editing.
+    if (this.queue.length > 0) {
+      const text = [...this.queue.splice(0), this.box.text].filter((part) => part !== '').join('\n');
+      this.box = { ...this.box, text };
+    }
+    this.draw([INTERRUPTED_LINE, '']);
+  }
+
+  finish(code: number, notice = ''): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.cancelTurn();
+    if (this.escapeTimer !== null) clearTimeout(this.escapeTimer);
+    const { stdin, stdout } = this.io;
+    stdin.off('data', this.onData);
+    stdin.off('end', this.onEnd);
+    stdout.off('resize', this.onResize);
+    this.display.close();
+    if (this.rawMode) stdin.setRawMode?.(false);
+    stdin.pause();
+    if (notice !== '') this.io.stderr.write(notice);
+    this.resolveExit(code);
+  }
+}
+
+/** Run the simulated agent on the given streams; resolves with its exit code. */
+export function runAgent(options: SimOptions, io: SimIO): Promise<number> {
+  const agent = new SimAgent(options, io);
+  agent.start();
+  return agent.exitCode;
+}

@@ -1,0 +1,43 @@
+// `relevo-tui sim-agent`: a simulated agent CLI for demos and tests.
+import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runAgent } from './agent.js';
+import { parseSimArgs } from './options.js';
+
+export { runAgent, type SimIO } from './agent.js';
+export { parseSimArgs, type SimOptions } from './options.js';
+export type { Misbehaviour, MisbehaviourKind, Role } from './script.js';
+
+/** Run the sim on process.stdin/stdout; resolves with the exit code (2 for bad flags). */
+export async function runSimAgent(args: string[]): Promise<number> {
+  const parsed = parseSimArgs(args);
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.error}\n`);
+    return 2;
+  }
+  let record: ((message: string) => void) | undefined;
+  if (parsed.options.record !== undefined) {
+    const file = resolve(parsed.options.record);
+    try {
+      appendFileSync(file, '');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      process.stderr.write(`sim-agent: --record: cannot write ${file} (${reason})\n`);
+      return 2;
+    }
+    record = (message) => {
+      try {
+        appendFileSync(file, `${JSON.stringify({ text: message })}\n`);
+      } catch {
+        // The file was writable at start; losing a record is better than killing the session.
+      }
+    };
+  }
+  return runAgent(parsed.options, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+    record,
+  });
+}

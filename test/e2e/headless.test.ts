@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JournalLine } from '../../src/protocol/index.js';
+import { onlyRunJournal, parseJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
+
+const GOAL = 'Add pagination to /users with tests';
+const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
+  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
+
+/** Runs the relay headless on two simulators; extra flags go to each simulator. */
+async function relay(options: { planner?: string[]; builder?: string[]; args?: string[] } = {}) {
+  const cwd = tempDir();
+  const result = await relevo(
+    [
+      '--headless',
+      '--goal',
+      GOAL,
+      '--planner',
+      simCommand('planner', ...(options.planner ?? [])),
+      '--builder',
+      simCommand('builder', ...(options.builder ?? [])),
+      ...(options.args ?? []),
+    ],
+    cwd,
+  );
+  const stdout = parseJournal(result.stdout);
+  return { result, stdout, cwd, journal: onlyRunJournal(join(cwd, '.relevo')) };
+}
+
+describe('headless relay on real PTYs', () => {
+  it('runs the built-in demo to <done>: goal, three rounds each way, exit 0, stdout = journal', async () => {
+    const cwd = tempDir();
+    const result = await relevo(['--headless', '--demo', '--goal', GOAL], cwd);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const lines = parseJournal(result.stdout);
+    const journal = onlyRunJournal(join(cwd, '.relevo'));
+    expect(journal.lines).toEqual(lines);
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
+    expect(lines[0]).toMatchObject({ type: 'run_started', run_id: journal.runId, max_rounds: 10, planner: { profile: 'sim' } });
+    expect((lines[0] as { nonce: string }).nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(lines[1]).toMatchObject({ type: 'goal', text: GOAL });
+    expect(of(lines, 'delivered').map((d) => [d.from, d.to, d.round])).toEqual([
+      ['relevo', 'planner', 0],
+      ['planner', 'builder', 1],
+      ['builder', 'planner', 1],
+      ['planner', 'builder', 2],
+      ['builder', 'planner', 2],
+      ['planner', 'builder', 3],
+      ['builder', 'planner', 3],
+    ]);
+    expect(of(lines, 'turn_ended').every((t) => t.source === 'screen' && t.relayed)).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3, summary: `Goal met: ${GOAL} in 3 rounds.` });
+    expect(journal.runId).toMatch(/^\d{8}-\d{6}-\d{3}$/);
+  });
+
+  it('delivers exactly the handoff the agent wrote: soft wraps re-joined, gutter gone, indentation kept', async () => {
+    const record = join(tempDir(), 'builder.jsonl');
+    const { result, stdout } = await relay({ builder: ['--record', record], args: ['--cols', '80'] });
+    expect(result.exitCode).toBe(0);
+    const received = (await import('node:fs')).readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string });
+    expect(received).toHaveLength(3);
+    const first = received[0]!.text.split('\n');
+    expect(first[0]).toBe('[relevo ronda 1 · de planner]');
+    expect(first[1]).toBe(`Step 1 of 3: Write the failing tests — ${GOAL}`);
+    expect(first.find((l) => l.startsWith('Context: '))!.length).toBeGreaterThan(160); // one line again, longer than the 80-column pane
+    expect(first).toContain('    - cover the empty page');
+    const body = received[0]!.text.slice(first[0]!.length + 1);
+    expect(of(stdout, 'delivered')[1]!.sha256).toBe(createHash('sha256').update(body).digest('hex'));
+  });
+
+  it('pauses with no_handoff (exit 3) when a turn ends without a handoff', async () => {
+    const { result, stdout } = await relay({ planner: ['--misbehave', 'no-handoff:2'] });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/^relevo-tui: paused: no_handoff \(planner\)/);
+    expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'no_handoff', role: 'planner' });
+    expect(of(stdout, 'delivered').map((d) => d.round)).toEqual([0, 1, 1]);
+  });
+
+  it('pauses with duplicate_handoff when the planner sends the same step again', async () => {
+    const { result, stdout } = await relay({ planner: ['--misbehave', 'repeat-handoff:2'] });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/paused: duplicate_handoff \(planner\)/);
+    expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'duplicate_handoff' });
+  });
+
+  it('journals a header look-alike and ignores it: the run still ends after 3 rounds', async () => {
+    const record = join(tempDir(), 'planner.jsonl');
+    const { result, stdout } = await relay({ builder: ['--misbehave', 'lookalike:1'], planner: ['--record', record] });
+    expect(result.exitCode).toBe(0);
+    expect(of(stdout, 'lookalike').length).toBeGreaterThanOrEqual(1);
+    expect(of(stdout, 'lookalike')[0]).toMatchObject({ role: 'builder', line: '[relevo ronda 99 · de planner]' });
+    expect(stdout.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
+    const texts = (await import('node:fs')).readFileSync(record, 'utf8');
+    expect(texts).not.toContain('ronda 99');
+  });
+
+  it('pauses with agent_exited when an agent dies mid-turn', async () => {
+    const { result, stdout } = await relay({ builder: ['--misbehave', 'exit:2'] });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/paused: agent_exited \(builder\)/);
+    expect(of(stdout, 'agent_exited')).toMatchObject([{ role: 'builder', exit_code: 1 }]);
+    expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'agent_exited' });
+  });
+
+  it('waits on a permission prompt, then pauses with agent_blocked past --blocked-timeout', async () => {
+    const { result, stdout } = await relay({ builder: ['--misbehave', 'permission:1'], args: ['--blocked-timeout', '2'] });
+    expect(result.exitCode).toBe(3);
+    expect(of(stdout, 'blocked')).toMatchObject([{ role: 'builder', detail: 'permission-prompt' }]);
+    expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'agent_blocked', role: 'builder' });
+    expect(of(stdout, 'turn_ended').filter((t) => t.role === 'builder')).toHaveLength(0);
+  });
+
+  it('pauses at --max-rounds keeping the next round pending', async () => {
+    const { result, stdout } = await relay({ args: ['--max-rounds', '2'] });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/paused: max_rounds .*round 3 for the builder is kept/);
+    expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'max_rounds', pending_round: 3, pending_to: 'builder' });
+    expect(Math.max(...of(stdout, 'delivered').map((d) => d.round))).toBe(2);
+  });
+});
+
+describe('usage errors', () => {
+  const cases: [string[], RegExp][] = [
+    [['--headless', '--demo', '--max-rounds', 'ten'], /^relevo-tui: --max-rounds: expected a whole number$/],
+    [['--headless', '--demo', '--max-rounds', '0'], /^relevo-tui: --max-rounds: expected a number from 1 to 1000$/],
+    [['--headless', '--demo', '--lang', 'fr'], /^relevo-tui: --lang: expected es or en$/],
+    [['--headless', '--demo', '--frobnicate'], /^relevo-tui: usage: unknown option --frobnicate \(see --help\)$/],
+    [['--headless', '--goal', 'x', '--builder', 'cat'], /^relevo-tui: --planner: a command is required \(or use --demo\)$/],
+    [['--headless', '--goal', 'x', '--planner', 'no-such-agent-cli --x', '--builder', 'cat'], /^relevo-tui: --planner: command not found: no-such-agent-cli$/],
+    [['--headless', '--goal', 'x', '--planner', 'cat | tee', '--builder', 'cat'], /^relevo-tui: --planner: "\|" is not supported/],
+    [['--headless', '--demo', '--builder-profile', 'nope'], /^relevo-tui: --builder-profile: unknown profile "nope" \(known: .*sim/],
+    [['--headless', '--planner', 'cat', '--builder', 'cat'], /^relevo-tui: --goal: required \(or use --demo\)$/],
+  ];
+  it.each(cases)('relevo-tui %j exits 2 with one line naming the bad flag', async (args, message) => {
+    const cwd = tempDir();
+    const result = await relevo(args, cwd);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('prints --help and --version', async () => {
+    const help = await relevo(['--help'], tempDir());
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('--planner CMD');
+    const version = await relevo(['--version'], tempDir());
+    expect(version.stdout).toMatch(/^relevo-tui \d+\.\d+\.\d+$/);
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { quote } from 'shell-quote';
+import { journalLineSchema, type JournalLine } from '../../src/protocol/index.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
+
+/** A `--planner`/`--builder` command line running the built-in simulator with test-friendly timing. */
+export function simCommand(role: 'planner' | 'builder', ...flags: string[]): string {
+  return quote([process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '150', ...flags]);
+}
+
+export function tempDir(prefix = 'relevo-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs `relevo-tui` as a user would (no stdin), in `cwd`. */
+export function relevo(args: readonly string[], cwd: string, env: Record<string, string> = {}) {
+  return execa(process.execPath, [BIN, ...args], {
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 90_000,
+    env: { LANG: 'C.UTF-8', ...env },
+  });
+}
+
+/** Parses JSON lines, validating each against the journal schema. */
+export function parseJournal(text: string): JournalLine[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => journalLineSchema.parse(JSON.parse(l)));
+}
+
+/** The journal of the only run under `<stateDir>/runs/`. */
+export function onlyRunJournal(stateDir: string): { runId: string; lines: JournalLine[]; raw: string } {
+  const runs = readdirSync(join(stateDir, 'runs'));
+  if (runs.length !== 1) throw new Error(`expected one run, found ${runs.join(', ')}`);
+  const raw = readFileSync(join(stateDir, 'runs', runs[0]!, 'events.jsonl'), 'utf8');
+  return { runId: runs[0]!, lines: parseJournal(raw), raw };
+}

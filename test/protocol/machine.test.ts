@@ -1,0 +1,295 @@
+import { describe, expect, it } from 'vitest';
+import {
+  initialState,
+  rolePrompt,
+  step,
+  type Effect,
+  type JournalEntry,
+  type RelayConfig,
+  type RelayEvent,
+  type RelayState,
+  type Role,
+} from '../../src/protocol/index.js';
+
+const SHA = 'a'.repeat(64);
+const flagConfig: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false } };
+
+type Run = { state: RelayState; effects: Effect[] };
+
+function run(events: RelayEvent[], config = flagConfig, from = initialState(config)): Run {
+  let state = from;
+  const effects: Effect[] = [];
+  for (const e of events) {
+    const s = step(config, state, e);
+    state = s.state;
+    effects.push(...s.effects);
+  }
+  return { state, effects };
+}
+
+const journal = (effects: Effect[]): JournalEntry[] =>
+  effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
+const deliveries = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
+const ended = (role: Role, reply: string): RelayEvent => ({ type: 'turn-ended', role, reply, source: 'screen' });
+const delivered = (to: Role): RelayEvent => ({ type: 'delivered', to, sha256: SHA, attempts: 1 });
+const handoff = (body: string) => `Some words first.\n\n<handoff>\n${body}\n</handoff>`;
+
+/** Goal delivered, then `rounds` full planner→builder→planner exchanges. */
+function exchanges(rounds: number): RelayEvent[] {
+  const events: RelayEvent[] = [{ type: 'start', goal: 'G' }, delivered('planner')];
+  for (let r = 1; r <= rounds; r++) {
+    events.push(ended('planner', handoff(`step ${r}`)), delivered('builder'));
+    events.push(ended('builder', handoff(`report ${r}`)), delivered('planner'));
+  }
+  return events;
+}
+
+describe('relay machine', () => {
+  it('sends the goal to the planner first, as "Goal: …" when the role prompt goes through a launch flag', () => {
+    const { state, effects } = run([{ type: 'start', goal: 'Add pagination' }]);
+    expect(deliveries(effects)).toEqual([
+      { kind: 'goal', to: 'planner', from: 'relevo', round: 0, body: 'Add pagination', text: 'Goal: Add pagination' },
+    ]);
+    expect(journal(effects)).toEqual([{ type: 'goal', text: 'Add pagination' }]);
+    expect(state.phase).toBe('running');
+    expect(state.turn).toBeNull();
+  });
+
+  it('opens the first message with the role prompt when the agent has no launch flag for it', () => {
+    const config: RelayConfig = { maxRounds: 10, lang: 'es', inlineRolePrompt: { planner: true, builder: true } };
+    const goal = deliveries(run([{ type: 'start', goal: 'Paginar /users' }], config).effects)[0]!;
+    expect(goal.text).toBe(`${rolePrompt('planner', 'es')}\n\nObjetivo: Paginar /users`);
+    const r = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff('paso 1'))], config);
+    expect(deliveries(r.effects)[1]!.text).toBe(`${rolePrompt('builder', 'es')}\n\n[relevo ronda 1 · de planner]\npaso 1`);
+    // Only the first message carries it.
+    const later = run(exchanges(2), config);
+    const texts = deliveries(later.effects).map((m) => m.text);
+    expect(texts.filter((t) => t.includes('# relevo: builder'))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes('# relevo: planner'))).toHaveLength(1);
+  });
+
+  it("numbers the planner's first handoff round 1 and puts the header first, the body verbatim after it", () => {
+    const body = 'Step one\n  - keep this indent\n\nand this blank line';
+    const { effects, state } = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff(body))]);
+    const m = deliveries(effects)[1]!;
+    expect(m).toMatchObject({ kind: 'handoff', to: 'builder', from: 'planner', round: 1, body });
+    expect(m.text).toBe(`[relevo ronda 1 · de planner]\n${body}`);
+    expect(state.delivering).toBe(true);
+  });
+
+  it('keeps the wire format in Spanish whatever the role-prompt language', () => {
+    const config: RelayConfig = { ...flagConfig, lang: 'en' };
+    const { effects } = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff('x'))], config);
+    expect(deliveries(effects)[1]!.text.split('\n')[0]).toBe('[relevo ronda 1 · de planner]');
+  });
+
+  it("raises the round only on the planner's handoffs; the builder's report carries the round it received", () => {
+    const { effects, state } = run(exchanges(3));
+    const sent = deliveries(effects).slice(1);
+    expect(sent.map((m) => [m.from, m.round])).toEqual([
+      ['planner', 1],
+      ['builder', 1],
+      ['planner', 2],
+      ['builder', 2],
+      ['planner', 3],
+      ['builder', 3],
+    ]);
+    expect(sent[1]!.text.split('\n')[0]).toBe('[relevo ronda 1 · de builder]');
+    expect(state.round).toBe(3);
+    expect(state.turn).toBe('planner');
+  });
+
+  it('journals each delivery with round, from, to and the sha256 it is given', () => {
+    const entries = journal(run(exchanges(1)).effects).filter((e) => e.type === 'delivered');
+    expect(entries).toEqual([
+      { type: 'delivered', kind: 'goal', round: 0, from: 'relevo', to: 'planner', sha256: SHA, chars: 1, attempts: 1 },
+      { type: 'delivered', kind: 'handoff', round: 1, from: 'planner', to: 'builder', sha256: SHA, chars: 6, attempts: 1 },
+      { type: 'delivered', kind: 'handoff', round: 1, from: 'builder', to: 'planner', sha256: SHA, chars: 8, attempts: 1 },
+    ]);
+  });
+
+  it("ends the run on the planner's <done>, with its summary", () => {
+    const { state, effects } = run([...exchanges(2), ended('planner', 'All good.\n<done>\nPagination shipped.\n</done>')]);
+    expect(state.phase).toBe('done');
+    expect(state.summary).toBe('Pagination shipped.');
+    expect(journal(effects).at(-1)).toEqual({ type: 'done', summary: 'Pagination shipped.', rounds: 2 });
+    expect(deliveries(effects)).toHaveLength(5);
+  });
+
+  it("does not let the builder end the run with <done>: its handoff is relayed", () => {
+    const events = [...exchanges(1), ended('planner', handoff('step 2')), delivered('builder')];
+    const { state } = run([...events, ended('builder', '<done>I think we are done</done>\n' + handoff('report 2'))]);
+    expect(state.phase).toBe('running');
+    expect(state.pending?.body).toBe('report 2');
+  });
+
+  it('takes the last complete handoff of the turn, ignoring an unclosed one after it', () => {
+    const reply = '<handoff>\nfirst\n</handoff>\n<handoff>\nsecond\n</handoff>\n<handoff>\nunfinished';
+    const { state } = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', reply)]);
+    expect(state.pending?.body).toBe('second');
+  });
+
+  it('pauses at max-rounds keeping the pending handoff, and a resume sends it and grants another max-rounds', () => {
+    const config: RelayConfig = { ...flagConfig, maxRounds: 2 };
+    const paused = run([...exchanges(2), ended('planner', handoff('step 3'))], config);
+    expect(paused.state.phase).toBe('paused');
+    expect(paused.state.pause).toEqual({ reason: 'max_rounds', role: 'planner' });
+    expect(paused.state.pending).toMatchObject({ round: 3, to: 'builder', body: 'step 3' });
+    expect(journal(paused.effects).at(-1)).toEqual({
+      type: 'paused',
+      reason: 'max_rounds',
+      role: 'planner',
+      pending_round: 3,
+      pending_to: 'builder',
+    });
+    expect(deliveries(paused.effects).map((m) => m.round)).toEqual([0, 1, 1, 2, 2]);
+
+    const resumed = run([{ type: 'resume' }], config, paused.state);
+    expect(resumed.state.phase).toBe('running');
+    expect(resumed.state.budget).toBe(4);
+    expect(deliveries(resumed.effects)).toEqual([paused.state.pending]);
+    expect(journal(resumed.effects)).toEqual([{ type: 'resumed', budget: 4 }]);
+  });
+
+  it('pauses with no_handoff when a finished turn holds no handoff (or an empty one)', () => {
+    for (const reply of ['I am thinking about it.', '<handoff>\n   \n</handoff>', '<handoff>never closed']) {
+      const { state, effects } = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', reply)]);
+      expect(state.pause).toEqual({ reason: 'no_handoff', role: 'planner' });
+      expect(deliveries(effects)).toHaveLength(1);
+    }
+  });
+
+  it('resumes after no_handoff by waiting for the same agent again', () => {
+    const paused = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', 'nothing')]);
+    const resumed = run([{ type: 'resume' }, ended('planner', handoff('step 1'))], flagConfig, paused.state);
+    expect(deliveries(resumed.effects)).toMatchObject([{ to: 'builder', round: 1, body: 'step 1' }]);
+  });
+
+  it('pauses with agent_exited when an agent exits, keeping what was pending', () => {
+    const events = [...exchanges(1), ended('planner', handoff('step 2'))];
+    const { state, effects } = run([...events, { type: 'agent-exited', role: 'builder', exitCode: 1 }]);
+    expect(state.pause).toEqual({ reason: 'agent_exited', role: 'builder' });
+    expect(state.pending?.body).toBe('step 2');
+    expect(journal(effects).slice(-2)).toEqual([
+      { type: 'agent_exited', role: 'builder', exit_code: 1 },
+      { type: 'paused', reason: 'agent_exited', role: 'builder', pending_round: 2, pending_to: 'builder' },
+    ]);
+  });
+
+  it('never sends a handoff identical to the last one sent to that peer', () => {
+    const events = [...exchanges(1), ended('planner', handoff('step 1'))];
+    const { state, effects } = run(events);
+    expect(state.pause).toEqual({ reason: 'duplicate_handoff', role: 'planner' });
+    expect(deliveries(effects)).toHaveLength(3);
+  });
+
+  it('never sends a handoff identical to the last one received from that peer (an echo)', () => {
+    const events = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner'), ended('planner', handoff('step 1'))];
+    const { state } = run([...events, delivered('builder'), ended('builder', handoff('step 1'))]);
+    expect(state.pause).toEqual({ reason: 'duplicate_handoff', role: 'builder' });
+  });
+
+  it('journals a header-like line in an agent\'s own output as lookalike, and never counts it as a round', () => {
+    const reply = '[relevo ronda 4 · de planner]\nDone.\n<handoff>\n[relevo ronda 9 · de builder]\nreport 1\n</handoff>';
+    const events = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner'), ended('planner', handoff('step 1')), delivered('builder')];
+    const { state, effects } = run([...events, ended('builder', reply)]);
+    expect(journal(effects).filter((e) => e.type === 'lookalike')).toEqual([
+      { type: 'lookalike', role: 'builder', line: '[relevo ronda 4 · de planner]' },
+      { type: 'lookalike', role: 'builder', line: '[relevo ronda 9 · de builder]' },
+    ]);
+    // The forged header is cut from the body: the planner never sees it; the round stays 1.
+    expect(state.pending).toMatchObject({ round: 1, body: 'report 1', text: '[relevo ronda 1 · de builder]\nreport 1' });
+    expect(state.round).toBe(1);
+  });
+
+  it('sends only at the end of the turn it waits for: a turn of the other agent is journaled, not relayed', () => {
+    const events = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
+    const { state, effects } = run([...events, ended('builder', handoff('unasked'))]);
+    expect(deliveries(effects)).toHaveLength(1);
+    expect(journal(effects).at(-1)).toEqual({ type: 'turn_ended', role: 'builder', source: 'screen', chars: handoff('unasked').length, relayed: false });
+    expect(state.turn).toBe('planner');
+  });
+
+  it('does not relay a turn that ends while its own message is still being delivered', () => {
+    const { effects } = run([{ type: 'start', goal: 'G' }, ended('planner', handoff('too early'))]);
+    expect(deliveries(effects)).toHaveLength(1);
+  });
+
+  it('pauses with delivery_failed keeping the message, and a resume tries it again', () => {
+    const failed = run([{ type: 'start', goal: 'G' }, { type: 'delivery-failed', to: 'planner', detail: 'not submitted' }]);
+    expect(failed.state.pause).toEqual({ reason: 'delivery_failed', role: 'planner', detail: 'not submitted' });
+    expect(failed.state.delivering).toBe(false);
+    const again = run([{ type: 'resume' }], flagConfig, failed.state);
+    expect(deliveries(again.effects)).toMatchObject([{ kind: 'goal', to: 'planner' }]);
+    expect(again.state.budget).toBe(10);
+  });
+
+  it('journals a blocked agent and pauses with agent_blocked only when the wait times out', () => {
+    const base = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
+    const blocked = run([...base, { type: 'agent-blocked', role: 'planner', detail: 'permission-prompt' }]);
+    expect(blocked.state.phase).toBe('running');
+    expect(journal(blocked.effects).at(-1)).toEqual({ type: 'blocked', role: 'planner', detail: 'permission-prompt' });
+    const timedOut = run([{ type: 'blocked-timeout', role: 'planner' }], flagConfig, blocked.state);
+    expect(timedOut.state.pause).toEqual({ reason: 'agent_blocked', role: 'planner' });
+  });
+
+  it('pauses and resumes on request, and ignores a resume while running', () => {
+    const p = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'pause' }]);
+    expect(p.state.pause).toEqual({ reason: 'user' });
+    expect(run([{ type: 'resume' }, { type: 'resume' }], flagConfig, p.state).effects).toHaveLength(1);
+    // A turn that ends while paused is not relayed.
+    expect(deliveries(run([ended('planner', handoff('x'))], flagConfig, p.state).effects)).toHaveLength(0);
+  });
+
+  it('ignores events that make no sense in the current phase', () => {
+    const s0 = initialState(flagConfig);
+    expect(run([delivered('builder'), { type: 'resume' }, { type: 'pause' }, { type: 'blocked-timeout', role: 'planner' }]).state).toEqual(s0);
+    const done = run([...exchanges(1), ended('planner', '<done>ok</done>')]);
+    expect(run([{ type: 'agent-exited', role: 'planner', exitCode: 0 }, { type: 'start', goal: 'again' }], flagConfig, done.state).state.phase).toBe('done');
+  });
+});
+
+describe('relay machine: every event sequence', () => {
+  const alphabet: RelayEvent[] = [
+    ended('planner', handoff('p')),
+    ended('planner', handoff('q')),
+    ended('planner', '<done>s</done>'),
+    ended('planner', 'no block'),
+    ended('builder', handoff('r')),
+    delivered('planner'),
+    delivered('builder'),
+    { type: 'delivery-failed', to: 'builder', detail: 'x' },
+    { type: 'agent-exited', role: 'builder', exitCode: 1 },
+    { type: 'blocked-timeout', role: 'planner' },
+    { type: 'pause' },
+    { type: 'resume' },
+  ];
+  const config: RelayConfig = { ...flagConfig, maxRounds: 2 };
+
+  it('keeps its invariants on all sequences of 5 events after the start', () => {
+    let paths = 0;
+    const walk = (state: RelayState, depth: number, delivered: number) => {
+      if (depth === 0) {
+        paths++;
+        return;
+      }
+      for (const event of alphabet) {
+        const { state: next, effects } = step(config, state, event);
+        // The round never goes back, never passes the budget, and only one agent holds the turn.
+        expect(next.round).toBeGreaterThanOrEqual(state.round);
+        expect(next.round).toBeLessThanOrEqual(next.budget);
+        if (next.turn !== null) expect(next.delivering).toBe(false);
+        // A message is delivered only while running, and nothing is dropped: a pause keeps what was pending.
+        const sent = effects.filter((e) => e.type === 'deliver');
+        expect(sent.length).toBeLessThanOrEqual(1);
+        if (sent.length > 0) expect(next.phase).toBe('running');
+        if (state.pending !== null && next.pending === null) expect(event.type).toBe('delivered');
+        if (state.phase === 'done') expect(next).toBe(state);
+        walk(next, depth - 1, delivered + sent.length);
+      }
+    };
+    const started = step(config, initialState(config), { type: 'start', goal: 'G' }).state;
+    walk(started, 5, 1);
+    expect(paths).toBe(alphabet.length ** 5);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { loadProfile, shippedProfileNames } from '../../src/app/profiles.js';
+import { compileRules, detect } from '../../src/pty/detect.js';
+import type { Snapshot } from '../../src/pty/screen.js';
+import { ruleSchema, type Rule } from '../../src/protocol/index.js';
+
+const snap = (lines: string[], title = '', osc: [number, string][] = []): Snapshot => ({ viewport: lines, title, osc: new Map(osc) });
+const rule = (r: Partial<Rule> & Pick<Rule, 'id' | 'state'>): Rule => ruleSchema.parse({ priority: 10, region: 'screen', ...r });
+
+describe('detection engine', () => {
+  it('lets the highest priority win and the earlier rule break ties', () => {
+    const rules = compileRules([
+      rule({ id: 'idle-a', state: 'idle', contains: 'ready' }),
+      rule({ id: 'busy', state: 'busy', priority: 20, contains: 'working' }),
+      rule({ id: 'idle-b', state: 'idle', contains: 'ready' }),
+    ]);
+    expect(detect(rules, snap(['ready', 'working']))).toMatchObject({ state: 'busy', rule: 'busy' });
+    expect(detect(rules, snap(['ready']))).toMatchObject({ state: 'idle', rule: 'idle-a' });
+    const none = detect(rules, snap(['nothing']));
+    expect(none).toMatchObject({ state: 'unknown', rule: null });
+    expect(none.evaluated.map((e) => e.matched)).toEqual([false, false, false]);
+  });
+
+  it('looks only where a rule says: title, bottom N non-empty lines, screen, an OSC payload', () => {
+    const rules = compileRules([
+      rule({ id: 'title', state: 'busy', region: 'title', regex: '^[\\u2800-\\u28ff]' }),
+      rule({ id: 'bottom', state: 'idle', region: 'bottom', lines: 2, contains: 'PROMPT' }),
+      rule({ id: 'osc', state: 'busy', priority: 5, region: 'osc', osc: 7501, contains: 'state=working' }),
+    ]);
+    expect(detect(rules, snap(['x'], '⠂ task')).rule).toBe('title');
+    expect(detect(rules, snap(['PROMPT', 'a', 'b', '', ''])).rule).toBeNull();
+    expect(detect(rules, snap(['a', 'prompt', '', 'b', ''])).rule).toBe('bottom');
+    expect(detect(rules, snap(['a'], '', [[7501, 'state=working:app=codex']])).rule).toBe('osc');
+  });
+
+  it('matches contains without case, regex per line, and nests all / any / not', () => {
+    const rules = compileRules([
+      rule({
+        id: 'ask',
+        state: 'blocked',
+        all: [{ contains: 'do you want to proceed?' }, { any: [{ regex: '^❯ 1\\. Yes' }, { regex: '^> yes' }] }],
+        not: { contains: 'interrupted' },
+      }),
+    ]);
+    expect(detect(rules, snap(['Do You Want To Proceed?', '❯ 1. Yes'])).state).toBe('blocked');
+    expect(detect(rules, snap(['Do you want to proceed?', '  ❯ 1. Yes'])).state).toBe('unknown');
+    expect(detect(rules, snap(['Do you want to proceed?', '> yes', 'Interrupted'])).state).toBe('unknown');
+  });
+
+  it('rejects malformed rules with a message naming the problem', () => {
+    expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'bottom', contains: 'a' })).toThrow(/needs lines/);
+    expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen', regex: '([' })).toThrow(/not a valid regular expression/);
+    expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen' })).toThrow(/needs contains/);
+    expect(() => ruleSchema.parse({ id: 'x', state: 'sleepy', priority: 1, region: 'screen', contains: 'a' })).toThrow();
+    expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen', contains: 'a', extra: 1 })).toThrow();
+  });
+});
+
+describe('shipped profiles', () => {
+  it('all parse and validate', () => {
+    const names = shippedProfileNames();
+    expect(names).toEqual(expect.arrayContaining(['generic', 'sim']));
+    for (const name of names) expect(loadProfile(name, 'test').data.id).toBe(name);
+  });
+
+  const sim = loadProfile('sim', 'test');
+  const box = ['─'.repeat(20), '❯\u00a0', '─'.repeat(20), '  ? for shortcuts'];
+  it('sim: idle at its prompt box, busy on the spinner title or "esc to interrupt", blocked on a permission prompt', () => {
+    expect(detect(sim.rules, snap(['● done', '', ...box], '✳ relevo sim · planner'))).toMatchObject({ state: 'idle', rule: 'idle-title' });
+    expect(detect(sim.rules, snap(['● done', '', ...box], ''))).toMatchObject({ state: 'idle', rule: 'prompt-box' });
+    const busy = ['✶ Thinking… (1s)', '─'.repeat(20), '❯\u00a0', '─'.repeat(20), '  esc to interrupt'];
+    expect(detect(sim.rules, snap(busy, '⠐ relevo sim · planner'))).toMatchObject({ state: 'busy', rule: 'title-spinner' });
+    expect(detect(sim.rules, snap(busy, '✳ relevo sim · planner'))).toMatchObject({ state: 'busy', rule: 'esc-to-interrupt' });
+    const ask = ['─'.repeat(20), 'Bash command', '  npm test', 'Do you want to proceed?', '❯ 1. Yes', '  2. No', 'Esc to cancel · Enter to confirm'];
+    expect(detect(sim.rules, snap(ask, '✳ relevo sim · builder'))).toMatchObject({ state: 'blocked', rule: 'permission-prompt' });
+  });
+
+  it("sim: the agent's own prose asking a question is not a permission prompt", () => {
+    const prose = ['● Do you want to proceed? I can also stop here.', '', ...box];
+    expect(detect(sim.rules, snap(prose, '✳ relevo sim · planner')).state).toBe('idle');
+  });
+
+  const generic = loadProfile('generic', 'test');
+  it('generic: idle only when the last line is a shell-like prompt', () => {
+    for (const prompt of ['$ ', 'bash-5.2# ', 'me@host:~/src$', '> ', '❯ ']) {
+      expect(detect(generic.rules, snap(['output', prompt.trimEnd()])).state).toBe('idle');
+    }
+    for (const line of ['</handoff>', 'compiling 3 files…', 'done.', '-> next']) {
+      expect(detect(generic.rules, snap(['output', line])).state).toBe('unknown');
+    }
+  });
+});

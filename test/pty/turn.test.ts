@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { TurnTracker } from '../../src/pty/turn.js';
+
+describe('turn tracker', () => {
+  it('ends a turn only after busy, then idle with the screen quiet for the whole window', () => {
+    const t = new TurnTracker(400, true);
+    expect(t.observe('idle', 1, 10_000)).toEqual({ signal: null, recheckIn: null }); // no turn yet
+    t.begin(1);
+    expect(t.observe('idle', 1, 5_000).signal).toBeNull(); // idle before it ever went busy: not finished
+    expect(t.observe('busy', 2, 0).signal).toBeNull();
+    expect(t.observe('idle', 3, 100)).toEqual({ signal: null, recheckIn: 300 });
+    expect(t.observe('busy', 4, 0).signal).toBeNull(); // flicker back to busy
+    expect(t.observe('idle', 5, 399)).toEqual({ signal: null, recheckIn: 1 });
+    expect(t.observe('idle', 5, 400).signal).toBe('ended');
+    expect(t.active).toBe(false);
+    expect(t.observe('idle', 5, 10_000).signal).toBeNull(); // once
+  });
+
+  it('never ends a blocked turn, signals blocked once and unblocked when it moves on', () => {
+    const t = new TurnTracker(200, true);
+    t.begin(0);
+    expect(t.observe('blocked', 1, 0).signal).toBe('blocked');
+    expect(t.observe('blocked', 1, 60_000).signal).toBeNull();
+    expect(t.blocked).toBe(true);
+    expect(t.observe('busy', 2, 0).signal).toBe('unblocked');
+    expect(t.observe('idle', 3, 500).signal).toBe('ended');
+  });
+
+  it('counts any output as activity when the profile does not require a busy state', () => {
+    const t = new TurnTracker(1500, false);
+    t.begin(7);
+    expect(t.observe('idle', 7, 5_000).signal).toBeNull(); // nothing printed since the message
+    expect(t.observe('idle', 8, 1_000).recheckIn).toBe(500);
+    expect(t.observe('idle', 8, 1_500).signal).toBe('ended');
+  });
+
+  it('stops watching when cancelled', () => {
+    const t = new TurnTracker(100, true);
+    t.begin(0);
+    t.observe('busy', 1, 0);
+    t.cancel();
+    expect(t.observe('idle', 2, 1_000).signal).toBeNull();
+  });
+});
