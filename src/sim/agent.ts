@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
 import { ESC_TIMEOUT_MS, InputParser, type InputEvent } from './input.js';
 import type { SimOptions } from './options.js';
-import { initialScriptState, planTurn, type ScriptState, type TurnOutcome } from './script.js';
+import { ignoresEnter, initialScriptState, planTurn, type ScriptState, type TurnOutcome } from './script.js';
 import { LiveDisplay } from './display.js';
 import { DENIED_LINE, INTERRUPTED_LINE, SPINNER_INTERVAL_MS, STREAM_GAP_MS, type RegionView } from './screen.js';
 import { bannerLines, echoLines, replyLines, streamChunks, workedLines } from './screen.js';
@@ -140,7 +140,7 @@ class SimAgent {
 
   private submit(): void {
     const message = this.box.text;
-    if (message.trim() === '') return;
+    if (message.trim() === '' || ignoresEnter(this.options, this.script)) return;
     this.box = cleared(this.box);
     this.io.record?.(message);
     if (this.mode === 'idle') return this.startTurn(message);

@@ -2,7 +2,7 @@
 
 export type Role = 'planner' | 'builder';
 
-export const MISBEHAVIOUR_KINDS = ['no-handoff', 'repeat-handoff', 'lookalike', 'exit', 'permission'] as const;
+export const MISBEHAVIOUR_KINDS = ['no-handoff', 'repeat-handoff', 'lookalike', 'exit', 'permission', 'ignore-enter'] as const;
 export type MisbehaviourKind = (typeof MISBEHAVIOUR_KINDS)[number];
 
 export interface Misbehaviour {
@@ -82,11 +82,19 @@ function lines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
+/** The first round header of a message (a role prompt may come before it) and what follows it. */
 export function parseHeader(message: string): Header | null {
-  const [first = '', ...rest] = lines(message.trim());
-  const match = HEADER_RE.exec(first.trim());
-  if (!match) return null;
-  return { round: Number(match[1]), from: match[2] as Role, body: rest.join('\n') };
+  const all = lines(message.trim());
+  for (let i = 0; i < all.length; i++) {
+    const match = HEADER_RE.exec(all[i]!.trim());
+    if (match) return { round: Number(match[1]), from: match[2] as Role, body: all.slice(i + 1).join('\n') };
+  }
+  return null;
+}
+
+/** True when Enter must do nothing for the agent's next turn (`--misbehave ignore-enter:N`). */
+export function ignoresEnter(config: ScriptConfig, state: ScriptState): boolean {
+  return config.misbehave.some((m) => m.kind === 'ignore-enter' && m.turn === state.turns + 1);
 }
 
 /** The goal of a goal message: the text after a `Goal: ` / `Objetivo: ` line, else the whole message. */

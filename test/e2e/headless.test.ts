@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
@@ -59,7 +60,7 @@ describe('headless relay on real PTYs', () => {
     const record = join(tempDir(), 'builder.jsonl');
     const { result, stdout } = await relay({ builder: ['--record', record], args: ['--cols', '80'] });
     expect(result.exitCode).toBe(0);
-    const received = (await import('node:fs')).readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string });
+    const received = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string });
     expect(received).toHaveLength(3);
     const first = received[0]!.text.split('\n');
     expect(first[0]).toBe('[relevo ronda 1 · de planner]');
@@ -92,7 +93,7 @@ describe('headless relay on real PTYs', () => {
     expect(of(stdout, 'lookalike').length).toBeGreaterThanOrEqual(1);
     expect(of(stdout, 'lookalike')[0]).toMatchObject({ role: 'builder', line: '[relevo ronda 99 · de planner]' });
     expect(stdout.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
-    const texts = (await import('node:fs')).readFileSync(record, 'utf8');
+    const texts = readFileSync(record, 'utf8');
     expect(texts).not.toContain('ronda 99');
   });
 
@@ -118,6 +119,63 @@ describe('headless relay on real PTYs', () => {
     expect(result.stderr).toMatch(/paused: max_rounds .*round 3 for the builder is kept/);
     expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'max_rounds', pending_round: 3, pending_to: 'builder' });
     expect(Math.max(...of(stdout, 'delivered').map((d) => d.round))).toBe(2);
+  });
+});
+
+describe('headless relay: delivery, role prompts, other agents', () => {
+  it('pauses with delivery_failed when the peer never takes the message, after pressing Enter again', async () => {
+    const { result, stdout } = await relay({ builder: ['--misbehave', 'ignore-enter:1'] });
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/paused: delivery_failed \(builder\): not submitted after 3 Enter presses .*round 1 for the builder is kept/);
+    expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'delivery_failed', role: 'builder', pending_round: 1 });
+  });
+
+  it('puts the role prompt in the first message when the profile has no launch flag, and never reads it back as the reply', async () => {
+    // The role prompts mention <handoff> … </handoff> and <done> … </done>: read from the echo, they would end the run at once.
+    const dir = tempDir();
+    const profile = join(dir, 'sim-inline.toml');
+    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
+    writeFileSync(profile, sim.replace('role_prompt_flag = "--append-system-prompt"', '').replace('id = "sim"', 'id = "sim-inline"'));
+    const plannerLog = join(dir, 'planner.jsonl');
+    const builderLog = join(dir, 'builder.jsonl');
+    const { result, stdout } = await relay({
+      planner: ['--record', plannerLog],
+      builder: ['--record', builderLog],
+      args: ['--planner-profile', profile, '--builder-profile', profile, '--lang', 'es'],
+    });
+    expect(result.exitCode).toBe(0);
+    expect(stdout.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
+    const first = (file: string) => (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { text: string }).text;
+    expect(first(plannerLog)).toMatch(/^# relevo: planner\n[\s\S]*\n\nObjetivo: Add pagination/);
+    expect(first(builderLog)).toMatch(/^# relevo: builder\n[\s\S]*\n\n\[relevo ronda 1 · de planner\]\nStep 1 of 3/);
+    expect(readFileSync(builderLog, 'utf8').match(/# relevo: builder/g)).toHaveLength(1);
+  });
+
+  it('drives an unknown CLI with the generic profile: a shell ends its turn at its prompt, no handoff pauses', async () => {
+    const cwd = tempDir();
+    const bash = await relevo(
+      ['--headless', '--goal', GOAL, '--planner', simCommand('planner'), '--builder', 'bash --norc --noprofile'],
+      cwd,
+      { PS1: '$ ' },
+    );
+    const lines = parseJournal(bash.stdout);
+    expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'generic' } });
+    expect(of(lines, 'delivered').map((d) => d.to)).toEqual(['planner', 'builder']);
+    expect(of(lines, 'turn_ended').at(-1)).toMatchObject({ role: 'builder', relayed: true });
+    expect(bash.stderr).toMatch(/paused: no_handoff \(builder\)/);
+    expect(bash.exitCode).toBe(3);
+  });
+
+  it('pauses (exit 3, reason user) on SIGINT and ends both agents', async () => {
+    const cwd = tempDir();
+    const child = relevo(['--headless', '--goal', GOAL, '--planner', simCommand('planner', '--think-ms', '5000'), '--builder', simCommand('builder')], cwd);
+    for (let i = 0; i < 100 && !child.stdout; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/paused: user/);
+    expect(parseJournal(result.stdout).at(-1)).toMatchObject({ type: 'paused', reason: 'user' });
   });
 });
 
