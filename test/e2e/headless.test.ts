@@ -169,8 +169,14 @@ describe('headless relay: delivery, role prompts, other agents', () => {
   it('pauses (exit 3, reason user) on SIGINT and ends both agents', async () => {
     const cwd = tempDir();
     const child = relevo(['--headless', '--goal', GOAL, '--planner', simCommand('planner', '--think-ms', '5000'), '--builder', simCommand('builder')], cwd);
-    for (let i = 0; i < 100 && !child.stdout; i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 2500));
+    // Interrupt once the goal was delivered and the planner is thinking.
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('"type":"delivered"')) resolve();
+      });
+    });
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(3);

@@ -42,8 +42,11 @@ describe('parseHeader', () => {
   it('reads round, sender and body', () => {
     expect(parseHeader('[relevo ronda 2 · de planner]\nbody\nmore')).toEqual({ round: 2, from: 'planner', body: 'body\nmore' });
   });
-  it('requires the exact header on the first line', () => {
-    expect(parseHeader('hello\n[relevo ronda 2 · de planner]')).toBeNull();
+  it('finds the header after a role prompt that opens the message', () => {
+    expect(parseHeader('# relevo: builder\nrules\n\n[relevo ronda 1 · de planner]\nstep')).toEqual({ round: 1, from: 'planner', body: 'step' });
+  });
+  it('requires the exact header on a line of its own', () => {
+    expect(parseHeader('hello [relevo ronda 2 · de planner]')).toBeNull();
     expect(parseHeader('[relevo ronda 2 - de planner]')).toBeNull();
     expect(parseHeader('[relevo ronda x · de planner]')).toBeNull();
     expect(parseHeader('[relevo ronda 2 · de tester]')).toBeNull();
