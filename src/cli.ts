@@ -13,6 +13,10 @@ export function packageVersion(): string {
 /** The `relevo-tui` command. Resolves with the exit code. */
 export async function main(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const io = { stdout: process.stdout, stderr: process.stderr };
+  if (args[0] === 'hook') {
+    const { runHook } = await import('./hook/send.js');
+    return runHook(args.slice(1));
+  }
   if (args[0] === 'sim-agent') {
     const { runSimAgent } = await import('./sim/index.js');
     return runSimAgent(args.slice(1));

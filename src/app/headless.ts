@@ -17,7 +17,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
   const journal = new Journal(dir);
   journal.onAppend((line) => io.stdout.write(`${JSON.stringify(line)}\n`));
-  const runner = new RelayRunner({
+  const runner = await RelayRunner.create({
     runId,
     version,
     goal,

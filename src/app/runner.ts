@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   initialState,
-  rolePrompt,
+  readHookPayload,
   ROLES,
   step,
   type Effect,
+  type HookReport,
   type Lang,
   type Outgoing,
   type RelayConfig,
@@ -12,17 +13,12 @@ import {
   type RelayState,
   type Role,
 } from '../protocol/index.js';
-import { AgentPane } from '../pty/agent.js';
+import { AgentPane, type TurnEnd } from '../pty/agent.js';
 import { Emitter } from '../pty/emitter.js';
 import { Pane } from '../pty/pane.js';
-import type { Profile } from '../pty/profile.js';
+import { HookChannel } from './hook-channel.js';
 import type { Journal } from './journal.js';
-
-export type AgentSpec = {
-  /** The command as the user gave it, program resolved. */
-  readonly argv: readonly string[];
-  readonly profile: Profile;
-};
+import { launchFor, type AgentSpec } from './launch.js';
 
 export type RunnerOptions = {
   readonly runId: string;
@@ -40,14 +36,9 @@ export type RunnerOptions = {
   readonly journal: Journal;
 };
 
-export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export type { AgentSpec } from './launch.js';
 
-/** The argv an agent is launched with: its command, the profile's extra args, the role prompt flag. */
-export function launchArgv(role: Role, spec: AgentSpec, lang: Lang): string[] {
-  const { launch } = spec.profile.data;
-  const flag = launch.role_prompt_flag;
-  return [...spec.argv, ...launch.args, ...(flag ? [flag, rolePrompt(role, lang)] : [])];
-}
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
  * Wires the pure relay machine to two agent panes and the journal: performs the machine's
@@ -59,10 +50,23 @@ export class RelayRunner {
   readonly #onChange = new Emitter<RelayState>();
   readonly onChange = this.#onChange.event;
   readonly #blockedTimers = new Map<Role, NodeJS.Timeout>();
+  readonly #hooks: Record<Role, { report: HookReport | null; arrived: Emitter<void> }> = {
+    planner: { report: null, arrived: new Emitter() },
+    builder: { report: null, arrived: new Emitter() },
+  };
   #state: RelayState;
   #stopping = false;
 
-  constructor(private readonly options: RunnerOptions) {
+  /** Opens the hook channel when a profile has a hook, then launches both agents. */
+  static async create(options: RunnerOptions): Promise<RelayRunner> {
+    const needsHook = ROLES.some((role) => options.agents[role].profile.data.hook !== undefined);
+    return new RelayRunner(options, needsHook ? await HookChannel.open() : null);
+  }
+
+  private constructor(
+    private readonly options: RunnerOptions,
+    private readonly channel: HookChannel | null,
+  ) {
     const inline = (role: Role) => options.agents[role].profile.data.launch.role_prompt_flag === undefined;
     this.config = {
       maxRounds: options.maxRounds,
@@ -81,14 +85,16 @@ export class RelayRunner {
       lang: options.lang,
       planner: { command: [...options.agents.planner.argv], profile: options.agents.planner.profile.data.id },
       builder: { command: [...options.agents.builder.argv], profile: options.agents.builder.profile.data.id },
+      ...(channel ? { hook_socket: channel.socketPath } : {}),
     });
     const spawn = (role: Role): AgentPane => {
       const spec = options.agents[role];
+      const launch = launchFor(role, spec, options.lang, channel);
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
-      Object.assign(env, spec.profile.data.launch.env, { TERM: 'xterm-256color', RELEVO_ROLE: role, RELEVO_RUN_ID: options.runId });
+      Object.assign(env, launch.env, { TERM: 'xterm-256color', RELEVO_RUN_ID: options.runId });
       const pane = new Pane({
-        argv: launchArgv(role, spec, options.lang),
+        argv: launch.argv,
         cwd: options.cwd,
         env,
         cols: options.cols,
@@ -99,6 +105,13 @@ export class RelayRunner {
     };
     this.agents = { planner: spawn('planner'), builder: spawn('builder') };
     for (const role of ROLES) this.#watch(role, this.agents[role]);
+    channel?.onMessage(({ role, kind, payload }) => {
+      const report = readHookPayload(kind, payload);
+      if (report === null) return;
+      this.#hooks[role].report = report;
+      this.#hooks[role].arrived.fire();
+    });
+    channel?.onRejected((reason) => options.journal.append({ type: 'hook_rejected', reason: reason.slice(0, 240) }));
   }
 
   get state(): RelayState {
@@ -106,7 +119,9 @@ export class RelayRunner {
   }
 
   #watch(role: Role, agent: AgentPane): void {
-    agent.onTurnEnded(({ reply, source }) => this.dispatch({ type: 'turn-ended', role, reply, source }));
+    agent.onTurnEnded((end) => {
+      void this.#readReply(role, end).then((reply) => this.dispatch({ type: 'turn-ended', role, ...reply }));
+    });
     agent.onBlocked((detail) => {
       this.dispatch({ type: 'agent-blocked', role, detail });
       this.#clearBlocked(role);
@@ -115,7 +130,10 @@ export class RelayRunner {
         setTimeout(() => this.dispatch({ type: 'blocked-timeout', role }), this.options.blockedTimeoutMs),
       );
     });
-    agent.onUnblocked(() => this.#clearBlocked(role));
+    agent.onUnblocked(() => {
+      this.#clearBlocked(role);
+      this.dispatch({ type: 'agent-unblocked', role });
+    });
     agent.onExit(({ exitCode, signal }) => {
       this.#clearBlocked(role);
       if (!this.#stopping) this.dispatch({ type: 'agent-exited', role, exitCode, ...(signal ? { signal } : {}) });
@@ -152,7 +170,32 @@ export class RelayRunner {
     }
   }
 
+  /**
+   * The turn's reply from the most exact source: the agent's own end-of-turn hook (waited for a
+   * moment when the profile has one), else the screen. An interrupted turn stays as the screen saw it.
+   */
+  async #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
+    const hook = this.agents[role].profile.data.hook;
+    if (screen.interrupted || hook === undefined || this.channel === null) return screen;
+    const slot = this.#hooks[role];
+    if (slot.report === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, hook.grace_ms);
+        const sub = slot.arrived.event(done);
+        function done() {
+          clearTimeout(timer);
+          sub.dispose();
+          resolve();
+        }
+      });
+    }
+    const text = slot.report?.text ?? null;
+    slot.report = null;
+    return text === null ? screen : { reply: text, source: 'hook', interrupted: false, lossy: false };
+  }
+
   async #deliver(message: Outgoing): Promise<void> {
+    this.#hooks[message.to].report = null;
     const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs);
     if (result.ok) this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts });
     else this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
@@ -183,5 +226,6 @@ export class RelayRunner {
       this.agents[role].pane.dispose();
     }
     this.#onChange.dispose();
+    await this.channel?.close();
   }
 }

@@ -35,7 +35,7 @@ async function once(): Promise<{ wallMs: number; cpuPct: number; turnEnd: number
   const lines: JournalLine[] = [];
   journal.onAppend((l) => lines.push(l));
   const sim = loadProfile('sim', 'bench');
-  const runner = new RelayRunner({
+  const runner = await RelayRunner.create({
     runId,
     version: 'bench',
     goal: 'Add pagination to /users with tests',

@@ -3,7 +3,7 @@ export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } f
 export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
 export { sanitizeForTyping } from './sanitize.js';
 export { rolePrompt, goalMessage, relayMessage } from './prompts.js';
-export { reconstructReply, joinRows, type ScreenRow, type ReplyLayout } from './reply.js';
+export { reconstructReply, joinRows, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
 export {
   initialState,
   step,
@@ -25,4 +25,19 @@ export {
   type PauseReason,
   type ReplySource,
 } from './schemas/journal.js';
-export { profileSchema, ruleSchema, matcherSchema, AGENT_STATES, REGIONS, type ProfileData, type Rule, type Matcher, type AgentState } from './schemas/profile.js';
+export {
+  profileSchema,
+  ruleSchema,
+  matcherSchema,
+  AGENT_STATES,
+  REGIONS,
+  HOOK_KINDS,
+  TRANSCRIPT_KINDS,
+  type ProfileData,
+  type Rule,
+  type Matcher,
+  type AgentState,
+  type HookKind,
+  type TranscriptKind,
+} from './schemas/profile.js';
+export { hookMessageSchema, readHookPayload, type HookMessage, type HookReport } from './schemas/hook.js';

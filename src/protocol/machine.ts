@@ -49,10 +49,20 @@ export type RelayState = {
 
 export type RelayEvent =
   | { readonly type: 'start'; readonly goal: string }
-  | { readonly type: 'turn-ended'; readonly role: Role; readonly reply: string; readonly source: ReplySource }
+  | {
+      readonly type: 'turn-ended';
+      readonly role: Role;
+      readonly reply: string;
+      readonly source: ReplySource;
+      /** The turn was interrupted: its reply is partial. */
+      readonly interrupted?: boolean;
+      /** The reply comes from a screen that may have split long lines. */
+      readonly lossy?: boolean;
+    }
   | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number }
   | { readonly type: 'delivery-failed'; readonly to: Role; readonly detail: string }
   | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
+  | { readonly type: 'agent-unblocked'; readonly role: Role }
   | { readonly type: 'blocked-timeout'; readonly role: Role }
   | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
   | { readonly type: 'pause' }
@@ -112,8 +122,17 @@ function isDuplicate(state: RelayState, from: Role, to: Role, body: string): boo
 }
 
 function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEvent, { type: 'turn-ended' }>): Step {
-  const relayed = state.phase === 'running' && state.turn === e.role && !state.delivering;
-  const ended = journal({ type: 'turn_ended', role: e.role, source: e.source, chars: e.reply.length, relayed });
+  const relayed = state.phase === 'running' && state.turn === e.role && !state.delivering && !e.interrupted;
+  const ended = journal({
+    type: 'turn_ended',
+    role: e.role,
+    source: e.source,
+    chars: e.reply.length,
+    relayed,
+    ...(e.interrupted ? { interrupted: true } : {}),
+    ...(e.lossy ? { lossy: true } : {}),
+  });
+  // An interrupted turn leaves the turn with the agent: relevo waits for its next complete turn.
   if (!relayed) return { state, effects: [ended] };
 
   const effects: Effect[] = [ended];
@@ -202,6 +221,8 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
     }
     case 'agent-blocked':
       return { state, effects: [journal({ type: 'blocked', role: event.role, ...(event.detail ? { detail: event.detail } : {}) })] };
+    case 'agent-unblocked':
+      return { state, effects: [journal({ type: 'unblocked', role: event.role })] };
     case 'blocked-timeout':
       if (state.phase !== 'running') return { state, effects: [] };
       return paused(state, 'agent_blocked', { role: event.role });

@@ -14,6 +14,7 @@ export type ReplyLayout = {
   readonly prompt: RegExp;
   readonly chrome: readonly RegExp[];
   readonly drop: readonly RegExp[];
+  readonly interrupted?: readonly RegExp[] | undefined;
 };
 
 /** Rows → logical lines, soft wraps re-joined, trailing spaces dropped. */
@@ -69,21 +70,29 @@ function stripGutter(lines: readonly string[], layout: ReplyLayout): string[] {
   const pad = ' '.repeat(layout.indent);
   const out: string[] = [];
   for (const line of lines) {
+    if (layout.drop.some((re) => re.test(line))) continue;
     const gutter = layout.gutter.find((g) => line.startsWith(g));
     if (line === '') out.push('');
     else if (gutter !== undefined) out.push(line.slice(gutter.length));
     else if (layout.indent > 0 && line.startsWith(pad)) out.push(line.slice(layout.indent));
-    else if (!layout.drop.some((re) => re.test(line))) out.push(line);
+    else out.push(line);
   }
   return out;
 }
 
-/** The text of an agent's reply from the rows its turn left on screen (`rows` start where the turn began). */
-export function reconstructReply(rows: readonly ScreenRow[], layout: ReplyLayout, sent?: string): string {
-  const lines = stripGutter(skipEcho(cutChrome(joinRows(rows), layout), layout, sent), layout).map((l) =>
-    l.replace(/[ \t]+$/, ''),
-  );
+export type Reconstructed = {
+  /** The reply text, rendering undone. */
+  readonly text: string;
+  /** The turn shows the agent's interruption marker: its partial reply must not be relayed. */
+  readonly interrupted: boolean;
+};
+
+/** The reply an agent's turn left on screen (`rows` start where the turn began). */
+export function reconstructReply(rows: readonly ScreenRow[], layout: ReplyLayout, sent?: string): Reconstructed {
+  const turn = skipEcho(cutChrome(joinRows(rows), layout), layout, sent);
+  const interrupted = turn.some((line) => layout.interrupted?.some((re) => re.test(line)) ?? false);
+  const lines = stripGutter(turn, layout).map((l) => l.replace(/[ \t]+$/, ''));
   while (lines.length > 0 && lines[0] === '') lines.shift();
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.join('\n');
+  return { text: lines.join('\n'), interrupted };
 }

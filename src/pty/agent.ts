@@ -1,4 +1,4 @@
-import { reconstructReply, type AgentState, type Role } from '../protocol/index.js';
+import { reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
 import { detect, type Detection } from './detect.js';
 import { deliver, type DeliveryResult } from './deliver.js';
 import { Emitter } from './emitter.js';
@@ -10,7 +10,13 @@ import { TurnTracker } from './turn.js';
 /** Re-evaluate at most this often while output streams. */
 const EVALUATE_EVERY_MS = 30;
 
-export type TurnEnd = { readonly reply: string; readonly source: 'screen' };
+export type TurnEnd = {
+  readonly reply: string;
+  readonly source: ReplySource;
+  readonly interrupted: boolean;
+  /** Read from a screen where the agent hard-wraps lines. */
+  readonly lossy: boolean;
+};
 
 /**
  * An agent CLI in a pane, read through its profile: its state (busy / idle / blocked),
@@ -116,8 +122,8 @@ export class AgentPane {
   #endTurn(): void {
     const from = this.#turnStart?.line ?? -1;
     const rows = this.pane.screen.rowsFrom(from < 0 ? 0 : from);
-    const reply = reconstructReply(rows, this.profile.layout, this.#sent);
-    this.#onTurnEnded.fire({ reply, source: 'screen' });
+    const { text, interrupted } = reconstructReply(rows, this.profile.layout, this.#sent);
+    this.#onTurnEnded.fire({ reply: text, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap });
   }
 
   #schedule(ms: number): void {

@@ -16,6 +16,8 @@ export interface SimIO {
   now?: () => number;
   /** Called with every message submitted, as typed or pasted (before any trimming). */
   record?: (message: string) => void;
+  /** Called when a turn has been answered, with the reply text (like Claude Code's Stop hook). */
+  onStop?: (reply: string) => void;
 }
 
 type Mode = 'idle' | 'busy' | 'permission';
@@ -28,6 +30,7 @@ class SimAgent {
   private readonly queue: string[] = [];
   private script: ScriptState = initialScriptState;
   private turn: { outcome: TurnOutcome; startedAt: number } | null = null;
+  private lastReply = '';
   private readonly turnTimers = new Set<NodeJS.Timeout>();
   private spinner: NodeJS.Timeout | null = null;
   private escapeTimer: NodeJS.Timeout | null = null;
@@ -200,6 +203,7 @@ class SimAgent {
 
   private streamReply(reply: string, next: ScriptState, before: readonly string[] = []): void {
     this.script = next;
+    this.lastReply = reply;
     const chunks = streamChunks([...before, ...replyLines(reply)]);
     chunks.forEach((chunk, i) => {
       const last = i === chunks.length - 1;
@@ -215,6 +219,7 @@ class SimAgent {
     this.mode = 'idle';
     this.turn = null;
     this.draw([...lastLines, ...workedLines(this.now() - startedAt)]);
+    this.io.onStop?.(this.lastReply);
     const queued = this.queue.shift();
     if (queued !== undefined) this.startTurn(queued);
   }

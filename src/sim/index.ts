@@ -1,7 +1,9 @@
 // `relevo-tui sim-agent`: a simulated agent CLI for demos and tests.
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { runAgent } from './agent.js';
+import { runStopHooks, stopHookCommands } from './hooks.js';
 import { parseSimArgs } from './options.js';
 
 export { runAgent, type SimIO } from './agent.js';
@@ -33,11 +35,24 @@ export async function runSimAgent(args: string[]): Promise<number> {
       }
     };
   }
+  let onStop: ((reply: string) => void) | undefined;
+  if (parsed.options.settings !== undefined) {
+    let commands: string[];
+    try {
+      commands = stopHookCommands(parsed.options.settings);
+    } catch (error) {
+      process.stderr.write(`sim-agent: --settings: ${(error as Error).message}\n`);
+      return 2;
+    }
+    const sessionId = randomUUID();
+    onStop = (reply) => runStopHooks(commands, { session_id: sessionId, transcript_path: '', cwd: process.cwd(), last_assistant_message: reply });
+  }
   return runAgent(parsed.options, {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     cwd: process.cwd(),
+    ...(onStop ? { onStop } : {}),
     record,
   });
 }

@@ -12,6 +12,8 @@ export interface SimOptions {
   name: string;
   /** Append every message received to this JSON-lines file (`{"text": …}` per line). */
   record: string | undefined;
+  /** A Claude Code-style settings file whose `Stop` hooks run at the end of every answered turn. */
+  settings: string | undefined;
 }
 
 export type ParseResult = { ok: true; options: SimOptions } | { ok: false; error: string };
@@ -21,7 +23,7 @@ export const BUILDER_MARKER = '# relevo: builder';
 
 const MAX_TIMER_MS = 2_147_483_647; // setTimeout's limit
 
-const STRING_FLAGS = ['role', 'steps', 'think-ms', 'misbehave', 'append-system-prompt', 'name', 'record'] as const;
+const STRING_FLAGS = ['role', 'steps', 'think-ms', 'misbehave', 'append-system-prompt', 'name', 'record', 'settings'] as const;
 
 function integer(min: number, max: number, error: string) {
   return z
@@ -52,6 +54,7 @@ const flagsSchema = z.object({
     .regex(/^[^\p{Cc}]+$/u, { error: 'expected a non-empty name without control characters' })
     .optional(),
   record: z.string().min(1, { error: 'expected a file path' }).optional(),
+  settings: z.string().min(1, { error: 'expected a file path' }).optional(),
 });
 
 /**
@@ -112,6 +115,7 @@ export function parseSimArgs(args: readonly string[]): ParseResult {
         'append-system-prompt': { type: 'string' },
         name: { type: 'string' },
         record: { type: 'string' },
+        settings: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -139,6 +143,7 @@ export function parseSimArgs(args: readonly string[]): ParseResult {
       appendSystemPrompt,
       name: flags.name ?? 'sim',
       record: flags.record,
+      settings: flags.settings,
     },
   };
 }

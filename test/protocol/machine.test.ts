@@ -210,6 +210,25 @@ describe('relay machine', () => {
     expect(state.turn).toBe('planner');
   });
 
+  it('never relays an interrupted turn, even one holding a complete handoff, and waits for the next one', () => {
+    const base = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
+    const cut: RelayEvent = { type: 'turn-ended', role: 'planner', reply: handoff('half a step'), source: 'screen', interrupted: true };
+    const { state, effects } = run([...base, cut]);
+    expect(deliveries(effects)).toHaveLength(1);
+    expect(journal(effects).at(-1)).toMatchObject({ type: 'turn_ended', role: 'planner', relayed: false, interrupted: true });
+    expect(state).toMatchObject({ phase: 'running', turn: 'planner' });
+    const next = run([ended('planner', handoff('the whole step'))], flagConfig, state);
+    expect(deliveries(next.effects)).toMatchObject([{ to: 'builder', round: 1, body: 'the whole step' }]);
+  });
+
+  it('journals where a reply came from, and when the screen may have split long lines', () => {
+    const base = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
+    const { effects } = run([...base, { type: 'turn-ended', role: 'planner', reply: handoff('x'), source: 'screen', lossy: true }]);
+    expect(journal(effects).find((e) => e.type === 'turn_ended')).toMatchObject({ source: 'screen', lossy: true });
+    const hook = run([...base, { type: 'turn-ended', role: 'planner', reply: handoff('x'), source: 'hook' }]);
+    expect(journal(hook.effects).find((e) => e.type === 'turn_ended')).not.toHaveProperty('lossy');
+  });
+
   it('does not relay a turn that ends while its own message is still being delivered', () => {
     const { effects } = run([{ type: 'start', goal: 'G' }, ended('planner', handoff('too early'))]);
     expect(deliveries(effects)).toHaveLength(1);
@@ -229,6 +248,7 @@ describe('relay machine', () => {
     const blocked = run([...base, { type: 'agent-blocked', role: 'planner', detail: 'permission-prompt' }]);
     expect(blocked.state.phase).toBe('running');
     expect(journal(blocked.effects).at(-1)).toEqual({ type: 'blocked', role: 'planner', detail: 'permission-prompt' });
+    expect(journal(run([{ type: 'agent-unblocked', role: 'planner' }], flagConfig, blocked.state).effects)).toEqual([{ type: 'unblocked', role: 'planner' }]);
     const timedOut = run([{ type: 'blocked-timeout', role: 'planner' }], flagConfig, blocked.state);
     expect(timedOut.state.pause).toEqual({ reason: 'agent_blocked', role: 'planner' });
   });

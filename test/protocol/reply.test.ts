@@ -7,7 +7,8 @@ const claudeLike: ReplyLayout = {
   echo: /^❯ /u,
   prompt: /^❯\u00a0(.*)$/u,
   chrome: [/^─{3,}$/u, /^[·✢*✶✻✽] Thinking/u],
-  drop: [/^✻ \S+ for \d+s$/u],
+  drop: [/^✻ \S+ for \d+s$/u, /^ {2}Worked for /u],
+  interrupted: [/^ {2}⎿ {1,2}Interrupted/u],
 };
 
 const rows = (...lines: string[]): ScreenRow[] =>
@@ -43,24 +44,30 @@ describe('reply reconstruction', () => {
       '─'.repeat(40),
       '  ? for shortcuts',
     );
-    expect(reconstructReply(screen, claudeLike)).toBe(
+    expect(reconstructReply(screen, claudeLike).text).toBe(
       'Sure.\n\n<handoff>\nStep 1: a very long line that the terminal wrapped because it was wider than the pane, and more\n  - nested item\n</handoff>',
     );
   });
 
   it('keeps every reply block of the turn (tool calls too) and drops status lines', () => {
     const screen = rows('❯ do it', '', '● Bash(npm test)', '  ⎿  12 passed', '', '● Done.', '✻ Cogitated for 3s', '─────', '❯\u00a0', '─────');
-    expect(reconstructReply(screen, claudeLike)).toBe('Bash(npm test)\n⎿  12 passed\n\nDone.');
+    expect(reconstructReply(screen, claudeLike).text).toBe('Bash(npm test)\n⎿  12 passed\n\nDone.');
+  });
+
+  it('drops status lines before removing the indent, and flags an interrupted turn', () => {
+    const screen = rows('❯ go', '● <handoff>', '  partial', '  Worked for 2s • 01:12', '  ⎿  Interrupted · What should Claude do instead?', '─────', '❯\u00a0');
+    expect(reconstructReply(screen, claudeLike)).toEqual({ text: '<handoff>\npartial\n⎿  Interrupted · What should Claude do instead?', interrupted: true });
+    expect(reconstructReply(rows('❯ go', '● fine', '❯\u00a0'), claudeLike).interrupted).toBe(false);
   });
 
   it('without an echo pattern, starts after the last line of the text that was sent', () => {
     const plain: ReplyLayout = { gutter: [], indent: 0, prompt: /^\$ ?$/u, chrome: [], drop: [] };
     const screen = rows('$ [relevo ronda 1 · de planner]', '> do this', 'answer line', '<handoff>x</handoff>', '$ ');
-    expect(reconstructReply(screen, plain, '[relevo ronda 1 · de planner]\ndo this')).toBe('answer line\n<handoff>x</handoff>');
+    expect(reconstructReply(screen, plain, '[relevo ronda 1 · de planner]\ndo this').text).toBe('answer line\n<handoff>x</handoff>');
   });
 
   it('returns everything above the prompt when the turn start is unknown', () => {
     const plain: ReplyLayout = { gutter: [], indent: 0, prompt: /^\$ ?$/u, chrome: [], drop: [] };
-    expect(reconstructReply(rows('a', 'b  ', '$'), plain)).toBe('a\nb');
+    expect(reconstructReply(rows('a', 'b  ', '$'), plain).text).toBe('a\nb');
   });
 });

@@ -31,6 +31,8 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     lang: z.enum(LANGS),
     planner: agentInfo,
     builder: agentInfo,
+    /** The Unix socket agents' end-of-turn hooks report on, when a profile has a hook. */
+    hook_socket: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('goal'), text: z.string() }),
   z.strictObject({
@@ -38,8 +40,12 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     role,
     source: z.enum(REPLY_SOURCES),
     chars: z.number().int().nonnegative(),
-    /** False when the turn was not one relevo waited for (someone talked to the agent directly). */
+    /** False when the turn was not one relevo waited for (someone talked to the agent directly), or was interrupted. */
     relayed: z.boolean(),
+    /** The agent was interrupted (Esc): its partial reply is never relayed; relevo waits for its next turn. */
+    interrupted: z.boolean().optional(),
+    /** Read from a screen where the agent hard-wraps its lines: long lines may arrive split. */
+    lossy: z.boolean().optional(),
   }),
   z.strictObject({
     type: z.literal('delivered'),
@@ -53,6 +59,9 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
   z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),
+  z.strictObject({ type: z.literal('unblocked'), role }),
+  /** A message on the hook channel that was refused (wrong token, bad shape): the relay goes on. */
+  z.strictObject({ type: z.literal('hook_rejected'), reason: z.string().max(240) }),
   z.strictObject({
     type: z.literal('paused'),
     reason: z.enum(PAUSE_REASONS),

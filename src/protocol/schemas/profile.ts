@@ -40,6 +40,13 @@ export const matcherSchema: z.ZodType<Matcher> = z.lazy(() =>
     .refine((m) => Object.values(m).some((v) => v !== undefined), { message: 'a matcher needs contains, regex, all, any or not' }),
 );
 
+/** End-of-turn hooks relevo knows how to install: Claude Code's `Stop` hook (settings file), Codex's `notify` program. */
+export const HOOK_KINDS = ['claude-stop', 'codex-notify'] as const;
+export type HookKind = (typeof HOOK_KINDS)[number];
+/** Transcript layouts relevo can read a turn's final reply from. */
+export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout'] as const;
+export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
+
 export const AGENT_STATES = ['busy', 'idle', 'blocked'] as const;
 export type AgentState = (typeof AGENT_STATES)[number] | 'unknown';
 
@@ -118,8 +125,18 @@ export const profileSchema = z.strictObject({
     prompt: regexString,
     /** Lines just above the input line that belong to the agent's chrome (rules, status lines). */
     chrome: z.array(regexString).default([]),
-    /** Status lines inside the reply that are not reply text, e.g. `^✻ Worked for 2s`. */
+    /** Status lines inside the reply that are not reply text, e.g. `^✻ Worked for 2s` (matched before the gutter is removed). */
     drop: z.array(regexString).default([]),
+    /** A line that marks the turn as interrupted (Esc): its partial reply never yields a handoff. */
+    interrupted: z.array(regexString).default([]),
+    /** Text the input line shows when nothing is typed (a placeholder). */
+    empty_input: regexString.optional(),
+    /** The agent hard-wraps its replies at the pane width: the screen cannot always restore long lines. */
+    hard_wrap: z.boolean().default(false),
   }),
+  /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
+  hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
+  /** Where the agent keeps its transcript, read when no hook reported the turn. */
+  transcript: z.strictObject({ kind: z.enum(TRANSCRIPT_KINDS) }).optional(),
 });
 export type ProfileData = z.infer<typeof profileSchema>;

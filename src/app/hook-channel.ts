@@ -1,0 +1,109 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hookMessageSchema, type HookKind, type Role } from '../protocol/index.js';
+import { Emitter } from '../pty/emitter.js';
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+export type HookDelivery = { readonly role: Role; readonly kind: HookKind; readonly payload: unknown };
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * The channel agents' end-of-turn hooks report on: a Unix socket in a private directory
+ * (mode 0700), and a per-run token the hook finds in its pane's environment. A message with
+ * the wrong token or shape is refused and reported, never acted on.
+ */
+export class HookChannel {
+  readonly #onMessage = new Emitter<HookDelivery>();
+  readonly #onRejected = new Emitter<string>();
+  readonly onMessage = this.#onMessage.event;
+  readonly onRejected = this.#onRejected.event;
+  readonly #sockets = new Set<Socket>();
+
+  private constructor(
+    readonly dir: string,
+    readonly socketPath: string,
+    private readonly secret: string,
+    private readonly server: Server,
+  ) {
+    server.on('connection', (socket) => this.#accept(socket));
+  }
+
+  static async open(): Promise<HookChannel> {
+    const dir = mkdtempSync(join(tmpdir(), 'relevo-'));
+    chmodSync(dir, 0o700);
+    const socketPath = join(dir, 'hook.sock');
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => resolve());
+    });
+    return new HookChannel(dir, socketPath, randomBytes(32).toString('hex'), server);
+  }
+
+  /** The token of one role: a hook can only speak for the agent whose pane holds it. */
+  tokenFor(role: Role): string {
+    return createHash('sha256').update(`${this.secret}:${role}`).digest('hex');
+  }
+
+  /** What a pane's environment needs for its agent's hook to reach this channel. */
+  env(role: Role): Record<string, string> {
+    return { RELEVO_HOOK_SOCKET: this.socketPath, RELEVO_HOOK_TOKEN: this.tokenFor(role), RELEVO_ROLE: role };
+  }
+
+  #accept(socket: Socket): void {
+    this.#sockets.add(socket);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    socket.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BYTES) {
+        this.#onRejected.fire(`message over ${MAX_BYTES} bytes`);
+        socket.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    socket.on('end', () => {
+      this.#receive(Buffer.concat(chunks).toString('utf8'));
+      socket.end();
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.#sockets.delete(socket));
+  }
+
+  #receive(text: string): void {
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        this.#onRejected.fire('not JSON');
+        continue;
+      }
+      const parsed = hookMessageSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.#onRejected.fire(`malformed message: ${parsed.error.issues[0]?.path.join('.') || 'shape'}`);
+        continue;
+      }
+      if (!timingSafeEqual(digest(parsed.data.token), digest(this.tokenFor(parsed.data.role)))) {
+        this.#onRejected.fire(`wrong token (claimed role ${parsed.data.role}, kind ${parsed.data.kind})`);
+        continue;
+      }
+      this.#onMessage.fire({ role: parsed.data.role, kind: parsed.data.kind, payload: parsed.data.payload });
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.#onMessage.dispose();
+    this.#onRejected.dispose();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

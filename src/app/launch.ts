@@ -1,0 +1,48 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { rolePrompt, type HookKind, type Lang, type Role } from '../protocol/index.js';
+import type { Profile } from '../pty/profile.js';
+import type { HookChannel } from './hook-channel.js';
+
+const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
+
+export type AgentSpec = {
+  /** The command as the user gave it, program resolved. */
+  readonly argv: readonly string[];
+  readonly profile: Profile;
+};
+
+export type Launch = { readonly argv: string[]; readonly env: Record<string, string> };
+
+/** The command an agent's hook runs: this package's `relevo-tui hook KIND`. */
+export function hookCommand(kind: HookKind): string[] {
+  return [process.execPath, BIN, 'hook', kind];
+}
+
+/**
+ * Arguments that install relevo's end-of-turn hook. Claude Code: an extra settings layer with a
+ * `Stop` hook (the user's own settings and hooks still load). Codex: a `notify` override.
+ */
+function hookArgs(role: Role, kind: HookKind, channel: HookChannel): string[] {
+  switch (kind) {
+    case 'claude-stop': {
+      const settings = join(channel.dir, `${role}.claude-settings.json`);
+      const command = quote(hookCommand(kind));
+      writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } }, null, 2), { mode: 0o600 });
+      return ['--settings', settings];
+    }
+    case 'codex-notify':
+      return ['-c', `notify=${JSON.stringify(hookCommand(kind))}`];
+  }
+}
+
+/** The argv and extra environment an agent is launched with: its command, the profile's args, the role prompt flag, the hook. */
+export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: HookChannel | null): Launch {
+  const { launch, hook } = spec.profile.data;
+  const flag = launch.role_prompt_flag;
+  const argv = [...spec.argv, ...launch.args, ...(flag ? [flag, rolePrompt(role, lang)] : [])];
+  if (hook && channel) argv.push(...hookArgs(role, hook.kind, channel));
+  return { argv, env: { ...launch.env, ...(hook && channel ? channel.env(role) : {}), RELEVO_ROLE: role } };
+}
