@@ -74,7 +74,9 @@ export class AgentPane {
     const lines = this.pane.screen.snapshot().viewport;
     for (let i = lines.length - 1; i >= 0; i--) {
       const m = this.profile.layout.prompt.exec(lines[i]!);
-      if (m) return (m[1] ?? '').trim();
+      if (!m) continue;
+      const text = (m[1] ?? '').trim();
+      return this.profile.emptyInput?.test(text) ? '' : text;
     }
     return null;
   }

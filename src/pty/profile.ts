@@ -6,6 +6,8 @@ export type Profile = {
   readonly data: ProfileData;
   readonly rules: readonly CompiledRule[];
   readonly layout: ReplyLayout;
+  /** What the input line shows when nothing is typed (a placeholder), if anything. */
+  readonly emptyInput: RegExp | null;
 };
 
 const line = (source: string): RegExp => new RegExp(source, 'u');
@@ -22,6 +24,8 @@ export function compileProfile(data: ProfileData): Profile {
       prompt: line(r.prompt),
       chrome: r.chrome.map(line),
       drop: r.drop.map(line),
+      interrupted: r.interrupted.map(line),
     },
+    emptyInput: r.empty_input === undefined ? null : line(r.empty_input),
   };
 }

@@ -1,0 +1,54 @@
+// Captured screens of the real CLIs (Claude Code 2.1.197, Codex 0.171 with --no-alt-screen; see
+// ../shared/research/realagents), replayed through the shipped profiles.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadProfile } from '../../src/app/profiles.js';
+import { detect } from '../../src/pty/detect.js';
+import { extract, reconstructReply } from '../../src/protocol/index.js';
+
+const DIR = new URL('../fixtures/screens/', import.meta.url);
+
+type Fixture = { agent: string; file: string; state: string; title: string; lines: string[] };
+
+function fixtures(): Fixture[] {
+  return readdirSync(DIR).flatMap((agent) =>
+    readdirSync(new URL(`${agent}/`, DIR)).map((file) => {
+      const [head, ...rest] = readFileSync(new URL(`${agent}/${file}`, DIR), 'utf8').split('\n---\n');
+      const title = /^title: (.*)$/m.exec(head ?? '')?.[1] ?? '';
+      return { agent, file, state: file.split('--')[0]!, title, lines: rest.join('\n---\n').replace(/\n$/, '').split('\n') };
+    }),
+  );
+}
+
+describe('captured screens of the real CLIs', () => {
+  it.each(fixtures().map((f) => [`${f.agent} ${f.file}`, f] as const))('%s', (_name, f) => {
+    const profile = loadProfile(f.agent, 'test');
+    expect(detect(profile.rules, { viewport: f.lines, title: f.title, osc: new Map() }).state).toBe(f.state);
+  });
+
+  const rows = (lines: string[]) => lines.map((text) => ({ text, wrapped: false }));
+
+  it('claude: the reply after the echo, bullet and indent removed; the hard wrap stays (the screen cannot know)', () => {
+    const f = fixtures().find((x) => x.agent === 'claude' && x.file === 'idle--after-reply.txt')!;
+    const reply = reconstructReply(rows(f.lines), loadProfile('claude', 'test').layout);
+    expect(reply.interrupted).toBe(false);
+    expect(reply.text.split('\n')[0]).toBe('Entendido. Aqui va el plan para la siguiente ronda.');
+    expect(reply.text).toContain('terminal widths such as\nsixty or one hundred twenty columns');
+    expect(extract(reply.text).handoff).toBe('step 1: do X\nstep 2: run tests');
+  });
+
+  it('codex: the reply after the echo, "Worked for" dropped', () => {
+    const f = fixtures().find((x) => x.agent === 'codex' && x.file === 'idle--after-reply.txt')!;
+    const reply = reconstructReply(rows(f.lines), loadProfile('codex', 'test').layout);
+    expect(reply.text).not.toContain('Worked for');
+    expect(reply.text.startsWith('Entendido.')).toBe(true);
+    expect(extract(reply.text).handoff).toBe('step 1: do X\nstep 2: run tests');
+  });
+
+  it('codex: OSC 7501 outranks the title spinner', () => {
+    const codex = loadProfile('codex', 'test');
+    const screen = { viewport: ['› Ask Codex to do anything'], title: '⠋ Fake title | proj' };
+    expect(detect(codex.rules, { ...screen, osc: new Map([[7501, 'state=done:app=codex']]) }).state).toBe('idle');
+    expect(detect(codex.rules, { ...screen, viewport: ['• Answer streaming'], osc: new Map([[7501, 'state=working:app=codex']]) }).state).toBe('busy');
+  });
+});
