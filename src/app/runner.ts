@@ -18,6 +18,7 @@ import { Emitter } from '../pty/emitter.js';
 import { Pane } from '../pty/pane.js';
 import { HookChannel } from './hook-channel.js';
 import type { Journal } from './journal.js';
+import { readTranscriptReply } from './transcript.js';
 import { launchFor, type AgentSpec } from './launch.js';
 
 export type RunnerOptions = {
@@ -50,9 +51,9 @@ export class RelayRunner {
   readonly #onChange = new Emitter<RelayState>();
   readonly onChange = this.#onChange.event;
   readonly #blockedTimers = new Map<Role, NodeJS.Timeout>();
-  readonly #hooks: Record<Role, { report: HookReport | null; arrived: Emitter<void> }> = {
-    planner: { report: null, arrived: new Emitter() },
-    builder: { report: null, arrived: new Emitter() },
+  readonly #hooks: Record<Role, { report: HookReport | null; arrived: Emitter<void>; since: number }> = {
+    planner: { report: null, arrived: new Emitter(), since: 0 },
+    builder: { report: null, arrived: new Emitter(), since: 0 },
   };
   #state: RelayState;
   #stopping = false;
@@ -172,30 +173,44 @@ export class RelayRunner {
 
   /**
    * The turn's reply from the most exact source: the agent's own end-of-turn hook (waited for a
-   * moment when the profile has one), else the screen. An interrupted turn stays as the screen saw it.
+   * moment when the profile has one), then its transcript, then the screen. An interrupted turn
+   * stays as the screen saw it: its partial reply is never relayed.
    */
   async #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
-    const hook = this.agents[role].profile.data.hook;
-    if (screen.interrupted || hook === undefined || this.channel === null) return screen;
+    const { hook, transcript } = this.agents[role].profile.data;
+    if (screen.interrupted) return screen;
     const slot = this.#hooks[role];
-    if (slot.report === null) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, hook.grace_ms);
-        const sub = slot.arrived.event(done);
-        function done() {
-          clearTimeout(timer);
-          sub.dispose();
-          resolve();
-        }
-      });
-    }
-    const text = slot.report?.text ?? null;
+    if (hook !== undefined && this.channel !== null && slot.report === null) await this.#waitHook(role, hook.grace_ms);
+    const report = slot.report;
     slot.report = null;
-    return text === null ? screen : { reply: text, source: 'hook', interrupted: false, lossy: false };
+    if (report?.text != null) return { reply: report.text, source: 'hook', interrupted: false, lossy: false };
+    if (transcript !== undefined) {
+      const text = await readTranscriptReply(transcript.kind, {
+        env: this.options.env,
+        cwd: this.options.cwd,
+        since: slot.since,
+        path: report?.transcriptPath ?? null,
+      });
+      if (text !== null) return { reply: text, source: 'transcript', interrupted: false, lossy: false };
+    }
+    return screen;
+  }
+
+  #waitHook(role: Role, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const sub = this.#hooks[role].arrived.event(done);
+    });
   }
 
   async #deliver(message: Outgoing): Promise<void> {
     this.#hooks[message.to].report = null;
+    this.#hooks[message.to].since = Date.now();
     const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs);
     if (result.ok) this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts });
     else this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });

@@ -1,0 +1,115 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { TranscriptKind } from '../protocol/index.js';
+
+export type TranscriptQuery = {
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Only a transcript written at or after this time (ms since epoch) can hold the turn. */
+  readonly since: number;
+  /** The transcript file, when the agent's hook named it. */
+  readonly path?: string | null;
+};
+
+/** Claude Code keeps a project's sessions under `~/.claude/projects/<cwd with every non-alphanumeric as ->/`. */
+export function claudeProjectDir(env: NodeJS.ProcessEnv, cwd: string): string {
+  return join(env.HOME ?? homedir(), '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+}
+
+async function newest(files: string[], since: number): Promise<string | null> {
+  let best: { file: string; mtime: number } | null = null;
+  for (const file of files) {
+    const mtime = (await stat(file).catch(() => null))?.mtimeMs ?? -1;
+    if (mtime >= since && (best === null || mtime > best.mtime)) best = { file, mtime };
+  }
+  return best?.file ?? null;
+}
+
+async function listJsonl(dir: string, depth: number): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const files: string[] = [];
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && depth > 0) files.push(...(await listJsonl(path, depth - 1)));
+    else if (e.isFile() && e.name.endsWith('.jsonl')) files.push(path);
+  }
+  return files;
+}
+
+const jsonLines = (text: string): unknown[] =>
+  text.split('\n').flatMap((line) => {
+    try {
+      return line.trim() === '' ? [] : [JSON.parse(line) as unknown];
+    } catch {
+      return [];
+    }
+  });
+
+const claudeEntry = z.looseObject({
+  type: z.string(),
+  message: z
+    .looseObject({
+      id: z.string().optional(),
+      content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]),
+    })
+    .optional(),
+});
+
+/** The final text of the last assistant message after the last prompt of a Claude Code transcript. */
+export function claudeFinalText(lines: readonly unknown[]): string | null {
+  let texts: string[] = [];
+  let lastId: string | undefined;
+  for (const raw of lines) {
+    const e = claudeEntry.safeParse(raw);
+    if (!e.success || !e.data.message) continue;
+    const content = e.data.message.content;
+    const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    if (e.data.type === 'user' && blocks.some((b) => b.type === 'text')) {
+      texts = [];
+      lastId = undefined;
+    }
+    if (e.data.type !== 'assistant') continue;
+    const text = blocks.flatMap((b) => (b.type === 'text' && b.text !== undefined ? [b.text] : []));
+    if (text.length === 0) continue;
+    if (e.data.message.id === undefined || e.data.message.id !== lastId) texts = [];
+    lastId = e.data.message.id;
+    texts.push(...text);
+  }
+  return texts.length === 0 ? null : texts.join('');
+}
+
+const codexEntry = z.looseObject({
+  type: z.string(),
+  payload: z.looseObject({ type: z.string(), last_agent_message: z.string().nullish() }).optional(),
+});
+
+/** `last_agent_message` of the `task_complete` that follows the last user message of a Codex rollout file. */
+export function codexFinalText(lines: readonly unknown[]): string | null {
+  let text: string | null = null;
+  for (const raw of lines) {
+    const e = codexEntry.safeParse(raw);
+    if (!e.success) continue;
+    if (e.data.payload?.type === 'user_message') text = null; // a new turn began
+    if (e.data.payload?.type === 'task_complete') text = e.data.payload.last_agent_message ?? null;
+  }
+  return text;
+}
+
+/** The turn's final reply from the agent's transcript, or null when none was written since the turn began. */
+export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQuery): Promise<string | null> {
+  switch (kind) {
+    case 'claude-projects': {
+      const file = q.path ?? (await newest(await listJsonl(claudeProjectDir(q.env, q.cwd), 0), q.since));
+      if (file === null) return null;
+      return claudeFinalText(jsonLines(await readFile(file, 'utf8').catch(() => '')));
+    }
+    case 'codex-rollout': {
+      const home = q.env.CODEX_HOME ?? join(q.env.HOME ?? homedir(), '.codex');
+      const file = q.path ?? (await newest(await listJsonl(join(home, 'sessions'), 3), q.since));
+      if (file === null) return null;
+      return codexFinalText(jsonLines(await readFile(file, 'utf8').catch(() => '')));
+    }
+  }
+}
