@@ -44,13 +44,22 @@ export function loadProfile(nameOrPath: string, where: string): Profile {
   return compileProfile(readProfileFile(join(PROFILES_DIR, `${nameOrPath}.toml`), where));
 }
 
+/** The agent's own argv inside `env [-i] [VAR=value …] agent …`, the usual way to give one agent its own environment. */
+export function unwrapEnv(argv: readonly string[]): readonly string[] {
+  if (basename(argv[0] ?? '') !== 'env') return argv;
+  let i = 1;
+  while (i < argv.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]!) || /^-[i0]$|^--ignore-environment$|^--null$/.test(argv[i]!))) i++;
+  return argv.slice(i);
+}
+
 /** The profile a command line calls for: the first shipped profile whose `match` fits, else `generic`. */
 export function profileForCommand(argv: readonly string[], where: string): Profile {
-  const program = basename(argv[0] ?? '');
+  const agent = unwrapEnv(argv);
+  const program = basename(agent[0] ?? '');
   for (const name of shippedProfileNames()) {
     if (name === FALLBACK) continue;
     const { match } = readProfileFile(join(PROFILES_DIR, `${name}.toml`), where);
-    if (match.commands.includes(program) || argv.slice(1).some((a) => match.args.includes(a))) return loadProfile(name, where);
+    if (match.commands.includes(program) || agent.slice(1).some((a) => match.args.includes(a))) return loadProfile(name, where);
   }
   return loadProfile(FALLBACK, where);
 }

@@ -64,6 +64,11 @@ describe('agent command lines', () => {
   it('pick the profile from the command, falling back to generic', () => {
     expect(profileForCommand(['/usr/bin/node', '/x/bin/relevo-tui.js', 'sim-agent'], '--planner').data.id).toBe('sim');
     expect(profileForCommand(['/usr/local/bin/some-agent'], '--planner').data.id).toBe('generic');
+    expect(profileForCommand(['/usr/bin/claude', '--model', 'opus'], '--planner').data.id).toBe('claude');
+    expect(profileForCommand(['/usr/local/bin/codex'], '--planner').data.id).toBe('codex');
+    expect(profileForCommand(['/usr/bin/env', 'ANTHROPIC_BASE_URL=http://127.0.0.1:9', 'claude'], '--planner').data.id).toBe('claude');
+    expect(profileForCommand(['/usr/bin/env', '-i', 'A=1', '/opt/codex'], '--planner').data.id).toBe('codex');
+    expect(profileForCommand(['/usr/bin/env'], '--planner').data.id).toBe('generic');
   });
 
   it('load a profile from a file, naming the bad field', () => {

@@ -1,0 +1,120 @@
+/**
+ * The relay on the real agent CLIs (Claude Code 2.1.197, Codex 0.171.0), offline against the fake
+ * model servers: what each agent received, byte for byte, and how each run ends.
+ */
+import { join } from 'node:path';
+import { quote } from 'shell-quote';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JournalLine } from '../../src/protocol/index.js';
+import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
+import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { CLAUDE_BIN, CODEX_BIN, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
+
+const GOAL = 'Add pagination to /users with tests';
+const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\n  - cover the empty page\nVerify: npm test';
+const STEP_2 = 'Step 2: implement the page and limit parameters\nVerify: npm test';
+const REPORT_1 = 'Round 1 report\nDid: added test/users.test.ts\nTests: 2 failed (expected)\nDoubts: none';
+const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\nTests: 14 passed\nDoubts: none';
+const SUMMARY = 'Pagination shipped in 2 rounds.';
+
+const handoff = (intro: string, body: string) => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
+const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
+  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
+
+let undo: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const step of undo.reverse()) await step();
+  undo = [];
+});
+
+async function anthropic(...replies: { text: string }[]): Promise<FakeAnthropic> {
+  const server = await startFakeAnthropic({ replies });
+  undo.push(() => server.close());
+  return server;
+}
+
+async function openai(...replies: { text: string }[]): Promise<FakeOpenAI> {
+  const server = await startFakeOpenAI({ replies });
+  undo.push(() => server.close());
+  return server;
+}
+
+/** The planner's script for two rounds, then <done>. */
+const plannerScript = () => [
+  handoff('I will split this in two steps.', STEP_1),
+  handoff('Good. Next step.', STEP_2),
+  { text: `Both steps are done.\n\n<done>\n${SUMMARY}\n</done>` },
+];
+
+function expectTwoRounds(result: { exitCode?: number; stderr: string; stdout: string }, planner: FakeAnthropic) {
+  expect(result.stderr).toBe('');
+  expect(result.exitCode).toBe(0);
+  expect(planner.userTexts()).toEqual([
+    `Goal: ${GOAL}`,
+    `[relevo ronda 1 · de builder]\n${REPORT_1}`,
+    `[relevo ronda 2 · de builder]\n${REPORT_2}`,
+  ]);
+  const lines = parseJournal(result.stdout);
+  expect(lines.at(-1)).toMatchObject({ type: 'done', summary: SUMMARY, rounds: 2 });
+  expect(of(lines, 'delivered').map((d) => [d.from, d.to, d.round])).toEqual([
+    ['relevo', 'planner', 0],
+    ['planner', 'builder', 1],
+    ['builder', 'planner', 1],
+    ['planner', 'builder', 2],
+    ['builder', 'planner', 2],
+  ]);
+  return lines;
+}
+
+describe('relay on the real CLIs', () => {
+  it('Claude → Claude: exact handoffs both ways under round headers, two rounds, <done>', async () => {
+    const planner = await anthropic(...plannerScript());
+    const builder = await anthropic(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
+    const home = createClaudeHome({ serverUrl: planner.url });
+    undo.push(() => home.cleanup());
+    const result = await relevo(
+      [
+        '--headless',
+        '--goal',
+        GOAL,
+        '--lang',
+        'en',
+        '--planner',
+        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN]),
+        '--builder',
+        quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, CLAUDE_BIN]),
+      ],
+      home.cwd,
+      home.env,
+    );
+    const lines = expectTwoRounds(result, planner);
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
+    expect(planner.systemTexts()[0]).toContain('# relevo: planner');
+    expect(builder.systemTexts()[0]).toContain('# relevo: builder');
+    expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('hook'));
+    expect(lines[0]).toMatchObject({ type: 'run_started', planner: { profile: 'claude' }, builder: { profile: 'claude' } });
+    expect(onlyRunJournal(join(home.cwd, '.relevo')).lines).toEqual(lines);
+  });
+
+  it('Claude planner → Codex builder: the same exact handoffs, <done>', async () => {
+    const planner = await anthropic(...plannerScript());
+    const builder = await openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
+    const cwd = makeTempDir('relevo-relay-cwd-');
+    const claude = createClaudeHome({ serverUrl: planner.url, cwd });
+    const codex = createCodexHome({ serverUrl: builder.url, cwd });
+    undo.push(() => claude.cleanup(), () => codex.cleanup());
+    const result = await relevo(
+      ['--headless', '--goal', GOAL, '--lang', 'en', '--planner', quote([CLAUDE_BIN]), '--builder', quote([CODEX_BIN, '--no-daemon'])],
+      cwd,
+      { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
+    );
+    const lines = expectTwoRounds(result, planner);
+    const received = builder.userTexts();
+    expect(received).toHaveLength(2);
+    expect(received[0]!.endsWith(`[relevo ronda 1 · de planner]\n${STEP_1}`)).toBe(true);
+    expect(received[1]).toBe(`[relevo ronda 2 · de planner]\n${STEP_2}`);
+    expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'codex' } });
+    expect(of(lines, 'turn_ended').filter((t) => t.role === 'builder').map((t) => t.source)).toEqual(['hook', 'hook']);
+  });
+});
