@@ -117,4 +117,48 @@ describe('relay on the real CLIs', () => {
     expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'codex' } });
     expect(of(lines, 'turn_ended').filter((t) => t.role === 'builder').map((t) => t.source)).toEqual(['hook', 'hook']);
   });
+
+  /** 45 lines: markdown the CLIs would re-render (backticks, bold, lists, a blank line) and lines far wider than the pane. */
+  const LONG_STEP = [
+    '## Step 1: paginate `GET /users`',
+    '',
+    `**Context:** ${'the handler in `src/users.ts` returns every row at once, which is slow for large tables; '.repeat(3).trim()}`,
+    '- add `page` and `limit` query parameters',
+    '  - `limit` defaults to **20**, capped at 100',
+    '  - `page` starts at 1',
+    '1. write the failing tests first',
+    '2. then make them pass',
+    '```ts',
+    "const page = Number(req.query.page ?? '1');",
+    '```',
+    ...Array.from({ length: 34 }, (_, i) => `- check ${i + 1}: ${'a response with `page` and `limit` and **total** stays within the documented shape; '.repeat(i % 3 === 0 ? 3 : 1).trim()}`),
+  ].join('\n');
+  const LONG_REPORT = ['Round 1 report', `Did: ${'implemented page and limit with the offset computed from both and a bounded limit; '.repeat(4).trim()}`, '', '- `src/users.ts`', '- `test/users.test.ts`', 'Tests: **14 passed**'].join('\n');
+
+  it.each([80, 200])('a 45-line handoff with markdown and lines wider than a %i-column pane arrives byte-exact (hook source)', async (cols) => {
+    expect(LONG_STEP.split('\n').length).toBeGreaterThanOrEqual(45);
+    const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
+    const builder = await anthropic(handoff('Done.', LONG_REPORT));
+    const home = createClaudeHome({ serverUrl: planner.url });
+    undo.push(() => home.cleanup());
+    const result = await relevo(
+      [
+        '--headless',
+        '--goal',
+        GOAL,
+        '--cols',
+        String(cols),
+        '--planner',
+        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN]),
+        '--builder',
+        quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, CLAUDE_BIN]),
+      ],
+      home.cwd,
+      home.env,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${LONG_STEP}`]);
+    expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${LONG_REPORT}`);
+    expect(of(parseJournal(result.stdout), 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
+  });
 });

@@ -1,0 +1,163 @@
+/**
+ * Throwaway homes for the real agent CLIs, set up (per research/realagents) so they start
+ * straight at their idle prompt, offline, talking to a fake model server on 127.0.0.1.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
+export const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
+/** The Claude Code version the home is written for (see package.json). */
+export const CLAUDE_VERSION = '2.1.197';
+
+/** What every CLI run gets, whatever the agent. */
+function baseEnv(): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+}
+
+/** A fresh directory under the OS temp dir, with symlinks resolved (the CLIs key projects by real path). */
+export function makeTempDir(prefix: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+export type AgentHome = {
+  /** The agent's working directory (the "project"). */
+  readonly cwd: string;
+  /** The throwaway HOME. */
+  readonly home: string;
+  /** The complete environment to run the CLI with (nothing inherited but PATH). */
+  readonly env: Record<string, string>;
+  /** The CLI binary. */
+  readonly bin: string;
+  /** Removes the home (and the cwd if this helper created it). */
+  cleanup(): void;
+};
+
+export type ClaudeHome = AgentHome & {
+  /** `~/.claude/projects/<slug of cwd>`: where the session transcripts (`<session-id>.jsonl`) go. */
+  readonly transcriptsDir: string;
+};
+
+export type CodexHome = AgentHome & {
+  readonly codexHome: string;
+  /** `$CODEX_HOME/sessions`: rollouts go to `YYYY/MM/DD/rollout-*.jsonl` below it. */
+  readonly sessionsDir: string;
+  /** The command line: `--no-daemon` always, `--no-alt-screen` if asked, then `extra`. */
+  args(options?: { altScreen?: boolean; extra?: readonly string[] }): string[];
+};
+
+export type HomeOptions = {
+  /** The fake server's root URL, e.g. `http://127.0.0.1:PORT` (no /v1). */
+  readonly serverUrl: string;
+  /** The agent's working directory; a fresh temp dir if omitted. */
+  readonly cwd?: string;
+};
+
+/** How Claude Code names a project folder under `~/.claude/projects`: every non-alphanumeric character becomes `-`. */
+export function claudeProjectSlug(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/**
+ * A HOME with `.claude.json` marking onboarding done, the API key approved and `cwd` trusted.
+ * `claudeJson` is merged into the top level of `.claude.json`.
+ */
+export function createClaudeHome(options: HomeOptions & { readonly claudeJson?: Record<string, unknown> }): ClaudeHome {
+  const ownsCwd = options.cwd === undefined;
+  const cwd = options.cwd ?? makeTempDir('relevo-claude-cwd-');
+  const home = makeTempDir('relevo-claude-home-');
+  const claudeJson = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: CLAUDE_VERSION,
+    theme: 'dark',
+    autoUpdates: false,
+    customApiKeyResponses: { approved: ['test'], rejected: [] },
+    projects: {
+      [cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, projectOnboardingSeenCount: 1, allowedTools: [] },
+    },
+    ...options.claudeJson,
+  };
+  writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeJson, null, 2));
+  return {
+    cwd,
+    home,
+    bin: CLAUDE_BIN,
+    transcriptsDir: join(home, '.claude', 'projects', claudeProjectSlug(cwd)),
+    env: {
+      ...baseEnv(),
+      HOME: home,
+      ANTHROPIC_BASE_URL: options.serverUrl,
+      ANTHROPIC_API_KEY: 'test',
+      // Mandatory: without it Claude Code installs a newer version of itself globally.
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    },
+    cleanup: () => {
+      rmSync(home, { recursive: true, force: true });
+      if (ownsCwd) rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+const tomlString = (s: string) => JSON.stringify(s);
+
+/**
+ * A HOME and CODEX_HOME whose `config.toml` points a custom provider at the fake server,
+ * trusts `cwd` and keeps the app-server daemon off (run it with `args()`, which adds `--no-daemon`).
+ */
+export function createCodexHome(
+  options: HomeOptions & {
+    /** Top-level TOML lines, e.g. `notify = ["/abs/prog"]` or `developer_instructions = "…"`. */
+    readonly extraToml?: string;
+    /** More `[features]` flags (`daemon_auto_start = false` is always set). */
+    readonly features?: Readonly<Record<string, boolean>>;
+    /** Written to `$CODEX_HOME/hooks.json`. Codex then shows a "Hooks need review" dialog at startup unless run with `--dangerously-bypass-hook-trust`. */
+    readonly hooksJson?: unknown;
+  },
+): CodexHome {
+  const ownsCwd = options.cwd === undefined;
+  const cwd = options.cwd ?? makeTempDir('relevo-codex-cwd-');
+  const home = makeTempDir('relevo-codex-home-');
+  const codexHome = join(home, '.codex');
+  mkdirSync(codexHome);
+  const config = [
+    'model = "gpt-fake"',
+    'model_provider = "fake"',
+    'approval_policy = "never"',
+    'sandbox_mode = "read-only"',
+    'check_for_update_on_startup = false',
+    options.extraToml ?? '',
+    '',
+    '[model_providers.fake]',
+    'name = "Fake"',
+    `base_url = ${tomlString(`${options.serverUrl}/v1`)}`,
+    'env_key = "OPENAI_API_KEY"',
+    'wire_api = "responses"',
+    '',
+    `[projects.${tomlString(cwd)}]`,
+    'trust_level = "trusted"',
+    '',
+    '[features]',
+    ...Object.entries({ ...options.features, daemon_auto_start: false }).map(([k, v]) => `${k} = ${v}`),
+    '',
+  ].join('\n');
+  writeFileSync(join(codexHome, 'config.toml'), config);
+  if (options.hooksJson !== undefined) writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(options.hooksJson, null, 2));
+  return {
+    cwd,
+    home,
+    codexHome,
+    bin: CODEX_BIN,
+    sessionsDir: join(codexHome, 'sessions'),
+    env: { ...baseEnv(), HOME: home, CODEX_HOME: codexHome, OPENAI_API_KEY: 'test' },
+    args: ({ altScreen = true, extra = [] } = {}) => ['--no-daemon', ...(altScreen ? [] : ['--no-alt-screen']), ...extra],
+    cleanup: () => {
+      rmSync(home, { recursive: true, force: true });
+      if (ownsCwd) rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}
