@@ -41,8 +41,9 @@ function hookArgs(role: Role, kind: HookKind, channel: HookChannel): string[] {
 /** The argv and extra environment an agent is launched with: its command, the profile's args, the role prompt flag, the hook. */
 export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: HookChannel | null): Launch {
   const { launch, hook } = spec.profile.data;
-  const flag = launch.role_prompt_flag;
-  const argv = [...spec.argv, ...launch.args, ...(flag ? [flag, rolePrompt(role, lang)] : [])];
+  const prompt = rolePrompt(role, lang);
+  const promptArgs = (launch.role_prompt_args ?? []).map((a) => a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt));
+  const argv = [...spec.argv, ...launch.args, ...promptArgs];
   if (hook && channel) argv.push(...hookArgs(role, hook.kind, channel));
   return { argv, env: { ...launch.env, ...(hook && channel ? channel.env(role) : {}), RELEVO_ROLE: role } };
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   initialState,
   readHookPayload,
+  reportFits,
   ROLES,
   step,
   type Effect,
@@ -39,6 +40,9 @@ export type RunnerOptions = {
 
 export type { AgentSpec } from './launch.js';
 
+type HookSlot = { report: HookReport | null; arrived: Emitter<void>; since: number; sent: string | null; thread: string | null };
+const newSlot = (): HookSlot => ({ report: null, arrived: new Emitter(), since: 0, sent: null, thread: null });
+
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
@@ -51,10 +55,8 @@ export class RelayRunner {
   readonly #onChange = new Emitter<RelayState>();
   readonly onChange = this.#onChange.event;
   readonly #blockedTimers = new Map<Role, NodeJS.Timeout>();
-  readonly #hooks: Record<Role, { report: HookReport | null; arrived: Emitter<void>; since: number }> = {
-    planner: { report: null, arrived: new Emitter(), since: 0 },
-    builder: { report: null, arrived: new Emitter(), since: 0 },
-  };
+  /** Per role: hook reports of the current turn, what relevo typed for it, the agent's conversation id. */
+  readonly #hooks: Record<Role, HookSlot> = { planner: newSlot(), builder: newSlot() };
   #state: RelayState;
   #stopping = false;
 
@@ -68,7 +70,7 @@ export class RelayRunner {
     private readonly options: RunnerOptions,
     private readonly channel: HookChannel | null,
   ) {
-    const inline = (role: Role) => options.agents[role].profile.data.launch.role_prompt_flag === undefined;
+    const inline = (role: Role) => options.agents[role].profile.data.launch.role_prompt_args === undefined;
     this.config = {
       maxRounds: options.maxRounds,
       lang: options.lang,
@@ -108,9 +110,11 @@ export class RelayRunner {
     for (const role of ROLES) this.#watch(role, this.agents[role]);
     channel?.onMessage(({ role, kind, payload }) => {
       const report = readHookPayload(kind, payload);
-      if (report === null) return;
-      this.#hooks[role].report = report;
-      this.#hooks[role].arrived.fire();
+      const slot = this.#hooks[role];
+      if (report === null || !reportFits(report, slot.sent, slot.thread)) return;
+      slot.report = report;
+      slot.thread = report.thread ?? slot.thread;
+      slot.arrived.fire();
     });
     channel?.onRejected((reason) => options.journal.append({ type: 'hook_rejected', reason: reason.slice(0, 240) }));
   }
@@ -120,6 +124,9 @@ export class RelayRunner {
   }
 
   #watch(role: Role, agent: AgentPane): void {
+    agent.onTurnBegan(({ sent }) => {
+      Object.assign(this.#hooks[role], { report: null, since: Date.now(), sent });
+    });
     agent.onTurnEnded((end) => {
       void this.#readReply(role, end).then((reply) => this.dispatch({ type: 'turn-ended', role, ...reply }));
     });
@@ -209,8 +216,6 @@ export class RelayRunner {
   }
 
   async #deliver(message: Outgoing): Promise<void> {
-    this.#hooks[message.to].report = null;
-    this.#hooks[message.to].since = Date.now();
     const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs);
     if (result.ok) this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts });
     else this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });

@@ -40,4 +40,4 @@ export {
   type HookKind,
   type TranscriptKind,
 } from './schemas/profile.js';
-export { hookMessageSchema, readHookPayload, type HookMessage, type HookReport } from './schemas/hook.js';
+export { hookMessageSchema, readHookPayload, reportFits, type HookMessage, type HookReport } from './schemas/hook.js';

@@ -29,6 +29,9 @@ export class AgentPane {
   readonly #onUnblocked = new Emitter<void>();
   readonly #onState = new Emitter<AgentState | 'exited'>();
   readonly #onEvaluated = new Emitter<void>();
+  readonly #onTurnBegan = new Emitter<{ readonly sent: string | null }>();
+  /** A turn started: relevo submitted a message, or someone typed into the agent directly. */
+  readonly onTurnBegan = this.#onTurnBegan.event;
   readonly onTurnEnded = this.#onTurnEnded.event;
   readonly onBlocked = this.#onBlocked.event;
   readonly onUnblocked = this.#onUnblocked.event;
@@ -39,6 +42,9 @@ export class AgentPane {
   #detection: Detection = { state: 'unknown', rule: null, evaluated: [] };
   #timer: NodeJS.Timeout | null = null;
   #turnStart: Mark | null = null;
+  /** Where the chrome started the last time the agent was idle between turns. */
+  #idleStart: Mark | null = null;
+  #userTyped = false;
   #sent: string | undefined;
 
   constructor(
@@ -69,6 +75,11 @@ export class AgentPane {
     return this.#tracker.active;
   }
 
+  /** The profile's input-line pattern captures what is typed, so the input box can be read. */
+  get readsInput(): boolean {
+    return /\((?!\?)/.test(this.profile.layout.prompt.source);
+  }
+
   /** Text still in the agent's input box, or null when no input line is on screen. */
   inputText(): string | null {
     const lines = this.pane.screen.snapshot().viewport;
@@ -81,6 +92,12 @@ export class AgentPane {
     return null;
   }
 
+  /** Keystrokes from the person at the keyboard, passed through as they are: a turn they start is watched too. */
+  type(data: string): void {
+    this.#userTyped = true;
+    this.pane.write(data);
+  }
+
   /** Types `text` into the agent and submits it (see deliver.ts); the turn it starts is then watched. */
   deliver(text: string, readyTimeoutMs: number): Promise<DeliveryResult> {
     return deliver(this, text, readyTimeoutMs);
@@ -88,16 +105,26 @@ export class AgentPane {
 
   /** Called by delivery right before typing: the turn's output starts at the agent's chrome. */
   beginTurn(sent: string): void {
-    this.#turnStart?.dispose();
-    const screen = this.pane.screen;
-    const lines = screen.snapshot().viewport;
+    this.#startTurn(sent, this.pane.screen.markRow(this.#chromeRow(this.pane.screen.snapshot().viewport)));
+  }
+
+  /** Row where the agent's chrome (input box and what is stacked on it) starts, else the cursor row. */
+  #chromeRow(lines: readonly string[]): number {
     const layout = this.profile.layout;
     let at = -1;
     for (let i = lines.length - 1; i >= 0 && at < 0; i--) if (layout.prompt.test(lines[i]!)) at = i;
-    if (at >= 0) while (at > 0 && (lines[at - 1] === '' || layout.chrome.some((re) => re.test(lines[at - 1]!)))) at--;
-    this.#turnStart = screen.markRow(at >= 0 ? at : screen.cursorRow);
+    if (at < 0) return this.pane.screen.cursorRow;
+    while (at > 0 && (lines[at - 1] === '' || layout.chrome.some((re) => re.test(lines[at - 1]!)))) at--;
+    return at;
+  }
+
+  #startTurn(sent: string | undefined, from: Mark): void {
+    this.#userTyped = false;
+    this.#turnStart?.dispose();
+    this.#turnStart = from;
     this.#sent = sent;
-    this.#tracker.begin(screen.version);
+    this.#tracker.begin(this.pane.screen.version);
+    this.#onTurnBegan.fire({ sent: sent ?? null });
   }
 
   /** Delivery gave up: no turn is running. */
@@ -110,8 +137,21 @@ export class AgentPane {
     this.#clearTimer();
     if (this.pane.exited) return;
     const previous = this.#detection.state;
-    this.#detection = detect(this.profile.rules, this.pane.screen.snapshot());
-    if (this.#detection.state !== previous) this.#onState.fire(this.#detection.state);
+    const snapshot = this.pane.screen.snapshot();
+    this.#detection = detect(this.profile.rules, snapshot);
+    const state = this.#detection.state;
+    if (state !== previous) this.#onState.fire(state);
+    if (!this.#tracker.active) {
+      // Someone typed into the agent: watch that turn too, from where the screen was idle. (Busy with
+      // nobody typing is the agent's start-up or housekeeping, not a turn.)
+      if ((state === 'busy' || state === 'blocked') && this.#userTyped && this.#idleStart !== null) {
+        this.#startTurn(undefined, this.#idleStart);
+        this.#idleStart = null;
+      } else if (state === 'idle') {
+        this.#idleStart?.dispose();
+        this.#idleStart = this.pane.screen.markRow(this.#chromeRow(snapshot.viewport));
+      }
+    }
     const quiet = this.pane.quietFor();
     const { signal, recheckIn } = this.#tracker.observe(this.#detection.state, this.pane.screen.version, quiet);
     if (signal === 'blocked') this.#onBlocked.fire(this.#detection.rule ?? 'blocked');
@@ -144,6 +184,7 @@ export class AgentPane {
   dispose(): void {
     this.#clearTimer();
     this.#turnStart?.dispose();
-    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated]) e.dispose();
+    this.#idleStart?.dispose();
+    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan]) e.dispose();
   }
 }

@@ -5,6 +5,8 @@ import type { AgentPane } from './agent.js';
 export type DeliveryResult = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly detail: string };
 
 const POLL_MS = 50;
+/** How long delivery waits for a paste to appear in the input box before pressing Enter anyway. */
+const PASTE_SHOWN_MS = 3000;
 
 /** Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation and every 50 ms. */
 export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: number): Promise<true | string> {
@@ -48,6 +50,8 @@ export async function deliver(agent: AgentPane, text: string, readyTimeoutMs: nu
   const safe = sanitizeForTyping(text);
   agent.beginTurn(safe);
   pane.write(pane.screen.bracketedPaste ? `\x1b[200~${safe}\x1b[201~` : safe.replaceAll('\n', how.newline));
+  // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
+  if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS);
   await sleep(how.settle_ms);
 
   const presses = how.retries + 1;

@@ -110,10 +110,8 @@ describe('relay on the real CLIs', () => {
       { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
     );
     const lines = expectTwoRounds(result, planner);
-    const received = builder.userTexts();
-    expect(received).toHaveLength(2);
-    expect(received[0]!.endsWith(`[relevo ronda 1 · de planner]\n${STEP_1}`)).toBe(true);
-    expect(received[1]).toBe(`[relevo ronda 2 · de planner]\n${STEP_2}`);
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
+    expect(builder.systemTexts()[0]).toContain('# relevo: builder'); // through -c developer_instructions
     expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'codex' } });
     expect(of(lines, 'turn_ended').filter((t) => t.role === 'builder').map((t) => t.source)).toEqual(['hook', 'hook']);
   });

@@ -136,7 +136,7 @@ describe('headless relay: delivery, role prompts, other agents', () => {
     const dir = tempDir();
     const profile = join(dir, 'sim-inline.toml');
     const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
-    writeFileSync(profile, sim.replace('role_prompt_flag = "--append-system-prompt"', '').replace('id = "sim"', 'id = "sim-inline"'));
+    writeFileSync(profile, sim.replace('role_prompt_args = ["--append-system-prompt", "{prompt}"]', '').replace('id = "sim"', 'id = "sim-inline"'));
     const plannerLog = join(dir, 'planner.jsonl');
     const builderLog = join(dir, 'builder.jsonl');
     const { result, stdout } = await relay({

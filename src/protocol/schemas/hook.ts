@@ -26,6 +26,7 @@ const codexNotify = z.looseObject({
   'thread-id': z.string().optional(),
   'turn-id': z.string().optional(),
   'last-assistant-message': z.string().nullish(),
+  'input-messages': z.array(z.string()).optional(),
 });
 
 export type HookReport = {
@@ -33,6 +34,10 @@ export type HookReport = {
   readonly text: string | null;
   /** Where the agent's transcript is, when the hook said. */
   readonly transcriptPath: string | null;
+  /** The messages the turn answered, when the hook says (Codex: its title turns report too). */
+  readonly input: readonly string[] | null;
+  /** The conversation the turn belongs to, when the hook says. */
+  readonly thread: string | null;
 };
 
 /** What a hook payload says about the finished turn; null when it is not an end-of-turn report. */
@@ -41,12 +46,28 @@ export function readHookPayload(kind: HookKind, payload: unknown): HookReport | 
     case 'claude-stop': {
       const p = claudeStop.safeParse(payload);
       if (!p.success || (p.data.hook_event_name !== undefined && p.data.hook_event_name !== 'Stop')) return null;
-      return { text: p.data.last_assistant_message ?? null, transcriptPath: p.data.transcript_path ?? null };
+      return { text: p.data.last_assistant_message ?? null, transcriptPath: p.data.transcript_path ?? null, input: null, thread: p.data.session_id ?? null };
     }
     case 'codex-notify': {
       const p = codexNotify.safeParse(payload);
       if (!p.success || p.data.type !== 'agent-turn-complete') return null;
-      return { text: p.data['last-assistant-message'] ?? null, transcriptPath: null };
+      return {
+        text: p.data['last-assistant-message'] ?? null,
+        transcriptPath: null,
+        input: p.data['input-messages'] ?? null,
+        thread: p.data['thread-id'] ?? null,
+      };
     }
   }
+}
+
+/**
+ * Whether a hook report belongs to the turn relevo watches: when the hook names the messages it
+ * answered, the last one must be what relevo typed (Codex also reports its own title-generation
+ * turns); for a turn someone else started, the report must come from the conversation seen before.
+ */
+export function reportFits(report: HookReport, sent: string | null, thread: string | null): boolean {
+  if (report.input === null) return true;
+  if (sent !== null) return report.input.at(-1)?.trim() === sent.trim();
+  return thread === null || report.thread === thread;
 }

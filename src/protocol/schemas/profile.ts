@@ -87,8 +87,17 @@ export const profileSchema = z.strictObject({
   }),
   launch: z
     .strictObject({
-      /** Flag that takes the role prompt as its value, e.g. `--append-system-prompt`; absent → the prompt opens the first message. */
-      role_prompt_flag: z.string().regex(/^-{1,2}[\w-]+$/).optional(),
+      /**
+       * Arguments that hand the agent its role prompt, with `{prompt}` (the text) or `{prompt_toml}`
+       * (the text as a TOML string) in them, e.g. `["--append-system-prompt", "{prompt}"]`;
+       * absent → the role prompt opens the agent's first message.
+       */
+      role_prompt_args: z
+        .array(z.string().max(200))
+        .min(1)
+        .max(4)
+        .refine((a) => a.some((x) => x.includes('{prompt}') || x.includes('{prompt_toml}')), { message: 'needs {prompt} or {prompt_toml}' })
+        .optional(),
       args: z.array(z.string()).default([]),
       env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
     })
