@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { HookChannel, type HookDelivery } from '../../src/app/hook-channel.js';
 import { runHook } from '../../src/hook/send.js';
-import { readHookPayload } from '../../src/protocol/index.js';
+import { readHookPayload, reportFits } from '../../src/protocol/index.js';
 
 function sendRaw(path: string, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -63,11 +63,21 @@ describe('hook channel', () => {
 });
 
 describe('hook payloads', () => {
+  it('belong to the turn only when they answer what relevo typed (Codex also reports its title turns)', () => {
+    const main = { text: 'x', transcriptPath: null, input: ['[relevo ronda 1 · de planner]\nstep'], thread: 'main' };
+    const title = { ...main, input: ['Generate a concise, single-line task title … User prompt:\n[relevo ronda 1 · de planner]\nstep'], thread: 'title' };
+    expect(reportFits(main, '[relevo ronda 1 · de planner]\nstep', null)).toBe(true);
+    expect(reportFits(title, '[relevo ronda 1 · de planner]\nstep', null)).toBe(false);
+    expect(reportFits(main, null, 'main')).toBe(true);
+    expect(reportFits(title, null, 'main')).toBe(false);
+    expect(reportFits({ ...main, input: null }, 'anything', 'other')).toBe(true);
+  });
+
   it("read Claude Code's Stop input and Codex's notify argument", () => {
-    expect(readHookPayload('claude-stop', { hook_event_name: 'Stop', last_assistant_message: 'A', transcript_path: '/t' })).toEqual({ text: 'A', transcriptPath: '/t' });
-    expect(readHookPayload('claude-stop', { hook_event_name: 'Stop', transcript_path: '/t' })).toEqual({ text: null, transcriptPath: '/t' });
+    expect(readHookPayload('claude-stop', { hook_event_name: 'Stop', session_id: 's1', last_assistant_message: 'A', transcript_path: '/t' })).toEqual({ text: 'A', transcriptPath: '/t', input: null, thread: 's1' });
+    expect(readHookPayload('claude-stop', { hook_event_name: 'Stop', transcript_path: '/t' })).toEqual({ text: null, transcriptPath: '/t', input: null, thread: null });
     expect(readHookPayload('claude-stop', { hook_event_name: 'SubagentStop', last_assistant_message: 'A' })).toBeNull();
-    expect(readHookPayload('codex-notify', { type: 'agent-turn-complete', 'last-assistant-message': 'B' })).toEqual({ text: 'B', transcriptPath: null });
+    expect(readHookPayload('codex-notify', { type: 'agent-turn-complete', 'thread-id': 't', 'input-messages': ['hi'], 'last-assistant-message': 'B' })).toEqual({ text: 'B', transcriptPath: null, input: ['hi'], thread: 't' });
     expect(readHookPayload('codex-notify', { type: 'something-else' })).toBeNull();
     expect(readHookPayload('codex-notify', 'junk')).toBeNull();
   });
