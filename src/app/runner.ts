@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   initialState,
   readHookPayload,
@@ -39,6 +40,8 @@ export type RunnerOptions = {
 };
 
 export type { AgentSpec } from './launch.js';
+
+const TRANSCRIPT_POLL_MS = 100;
 
 type HookSlot = { report: HookReport | null; arrived: Emitter<void>; since: number; sent: string | null; thread: string | null };
 const newSlot = (): HookSlot => ({ report: null, arrived: new Emitter(), since: 0, sent: null, thread: null });
@@ -192,13 +195,14 @@ export class RelayRunner {
     slot.report = null;
     if (report?.text != null) return { reply: report.text, source: 'hook', interrupted: false, lossy: false };
     if (transcript !== undefined) {
-      const text = await readTranscriptReply(transcript.kind, {
-        env: this.options.env,
-        cwd: this.options.cwd,
-        since: slot.since,
-        path: report?.transcriptPath ?? null,
-      });
-      if (text !== null) return { reply: text, source: 'transcript', interrupted: false, lossy: false };
+      const query = { env: this.options.env, cwd: this.options.cwd, since: slot.since, path: report?.transcriptPath ?? null };
+      const deadline = Date.now() + transcript.wait_ms;
+      for (;;) {
+        const text = await readTranscriptReply(transcript.kind, query);
+        if (text !== null) return { reply: text, source: 'transcript', interrupted: false, lossy: false };
+        if (Date.now() >= deadline || this.#stopping) break;
+        await sleep(TRANSCRIPT_POLL_MS);
+      }
     }
     return screen;
   }

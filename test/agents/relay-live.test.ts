@@ -12,7 +12,7 @@ import { loadProfile } from '../../src/app/profiles.js';
 import { RelayRunner } from '../../src/app/runner.js';
 import type { JournalLine, RelayState } from '../../src/protocol/index.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { eventually, sleep } from './drive.js';
+import { eventually, reapLeftovers, sleep } from './drive.js';
 import { CLAUDE_BIN, createClaudeHome, type ClaudeHome } from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -23,6 +23,8 @@ const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intr
 const done: ScriptedReply = { text: `All done.\n\n<done>\n${SUMMARY}\n</done>` };
 
 let undo: (() => unknown)[] = [];
+/** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */
+const leftovers = (home: string) => async () => expect(await reapLeftovers(home)).toEqual([]);
 afterEach(async () => {
   for (const step of undo.reverse()) await step();
   undo = [];
@@ -37,7 +39,7 @@ async function anthropic(...replies: ScriptedReply[]): Promise<FakeAnthropic> {
 /** Two real Claude Codes under an in-process relay, each on its own fake server. */
 async function liveRelay(planner: FakeAnthropic, builder: FakeAnthropic) {
   const home: ClaudeHome = createClaudeHome({ serverUrl: planner.url });
-  undo.push(() => home.cleanup());
+  undo.push(() => home.cleanup(), leftovers(home.home));
   // What the builder's `npm test` tool call runs.
   writeFileSync(join(home.cwd, 'package.json'), JSON.stringify({ name: 'fake', version: '1.0.0', scripts: { test: 'echo fake tests passed' } }));
   const { runId, dir } = createRunDir(join(home.cwd, '.relevo'));

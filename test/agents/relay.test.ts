@@ -2,6 +2,7 @@
  * The relay on the real agent CLIs (Claude Code 2.1.197, Codex 0.171.0), offline against the fake
  * model servers: what each agent received, byte for byte, and how each run ends.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { reapLeftovers } from './drive.js';
 import { CLAUDE_BIN, CODEX_BIN, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -23,6 +25,8 @@ const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
   lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 let undo: (() => unknown)[] = [];
+/** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */
+const leftovers = (home: string) => async () => expect(await reapLeftovers(home)).toEqual([]);
 afterEach(async () => {
   for (const step of undo.reverse()) await step();
   undo = [];
@@ -72,7 +76,7 @@ describe('relay on the real CLIs', () => {
     const planner = await anthropic(...plannerScript());
     const builder = await anthropic(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
     const home = createClaudeHome({ serverUrl: planner.url });
-    undo.push(() => home.cleanup());
+    undo.push(() => home.cleanup(), leftovers(home.home));
     const result = await relevo(
       [
         '--headless',
@@ -103,7 +107,7 @@ describe('relay on the real CLIs', () => {
     const cwd = makeTempDir('relevo-relay-cwd-');
     const claude = createClaudeHome({ serverUrl: planner.url, cwd });
     const codex = createCodexHome({ serverUrl: builder.url, cwd });
-    undo.push(() => claude.cleanup(), () => codex.cleanup());
+    undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
     const result = await relevo(
       ['--headless', '--goal', GOAL, '--lang', 'en', '--planner', quote([CLAUDE_BIN]), '--builder', quote([CODEX_BIN, '--no-daemon'])],
       cwd,
@@ -138,7 +142,7 @@ describe('relay on the real CLIs', () => {
     const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
     const builder = await anthropic(handoff('Done.', LONG_REPORT));
     const home = createClaudeHome({ serverUrl: planner.url });
-    undo.push(() => home.cleanup());
+    undo.push(() => home.cleanup(), leftovers(home.home));
     const result = await relevo(
       [
         '--headless',
@@ -158,5 +162,34 @@ describe('relay on the real CLIs', () => {
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${LONG_STEP}`]);
     expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${LONG_REPORT}`);
     expect(of(parseJournal(result.stdout), 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
+  });
+
+  it('without hooks, the reply comes from the transcripts (Claude projects, Codex rollout), still exact', async () => {
+    const dir = makeTempDir('relevo-profiles-');
+    const withoutHook = (name: string) => {
+      const text = readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8');
+      const file = join(dir, `${name}-nohook.toml`);
+      writeFileSync(file, text.replace(/\n\[hook\]\nkind = "[a-z-]+"\ngrace_ms = \d+\n/, '\n'));
+      return file;
+    };
+    const planner = await anthropic(...plannerScript());
+    const builder = await openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
+    const cwd = makeTempDir('relevo-relay-cwd-');
+    const claude = createClaudeHome({ serverUrl: planner.url, cwd });
+    const codex = createCodexHome({ serverUrl: builder.url, cwd });
+    undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
+    const result = await relevo(
+      [
+        '--headless', '--goal', GOAL, '--lang', 'en',
+        '--planner', quote([CLAUDE_BIN]), '--planner-profile', withoutHook('claude'),
+        '--builder', quote([CODEX_BIN, '--no-daemon']), '--builder-profile', withoutHook('codex'),
+      ],
+      cwd,
+      { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
+    );
+    const lines = expectTwoRounds(result, planner);
+    expect(lines[0]).not.toHaveProperty('hook_socket');
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
+    expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('transcript'));
   });
 });

@@ -146,6 +146,12 @@ export const profileSchema = z.strictObject({
   /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
   hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
   /** Where the agent keeps its transcript, read when no hook reported the turn. */
-  transcript: z.strictObject({ kind: z.enum(TRANSCRIPT_KINDS) }).optional(),
+  transcript: z
+    .strictObject({
+      kind: z.enum(TRANSCRIPT_KINDS),
+      /** The agent writes its transcript a moment after its screen settles: how long to keep looking. */
+      wait_ms: z.number().int().min(0).max(10_000).default(1500),
+    })
+    .optional(),
 });
 export type ProfileData = z.infer<typeof profileSchema>;

@@ -1,0 +1,58 @@
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeFinalText, claudeProjectDir, codexFinalText, readTranscriptReply } from '../../src/app/transcript.js';
+import { tempDir } from '../helpers/cli.js';
+
+// Shapes as Claude Code 2.1.197 and Codex 0.171.0 write them (trimmed).
+const claudeUser = (text: string) => ({ type: 'user', message: { role: 'user', content: text } });
+const claudeAssistant = (id: string, content: unknown[]) => ({ type: 'assistant', message: { id, type: 'message', role: 'assistant', content, stop_reason: 'end_turn' } });
+const codexEvent = (payload: Record<string, unknown>) => ({ timestamp: '2026-11-30T02:15:29.116Z', type: 'event_msg', payload });
+
+describe('transcripts', () => {
+  it("Claude Code: the final assistant text after the last prompt (tool calls and earlier turns left out)", () => {
+    const lines = [
+      claudeUser('first'),
+      claudeAssistant('m1', [{ type: 'text', text: 'old <handoff>x</handoff>' }]),
+      claudeUser('[relevo ronda 1 · de planner]\nstep'),
+      claudeAssistant('m2', [{ type: 'text', text: 'I will run the tests.' }, { type: 'tool_use', id: 't', name: 'Bash', input: {} }]),
+      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] } },
+      claudeAssistant('m3', [{ type: 'text', text: 'Done.\n\n<handoff>\nreport\n</handoff>' }]),
+      { type: 'system', subtype: 'turn_duration' },
+    ];
+    expect(claudeFinalText(lines)).toBe('Done.\n\n<handoff>\nreport\n</handoff>');
+    expect(claudeFinalText(lines.slice(0, 3))).toBeNull(); // the current turn has no answer yet
+  });
+
+  it('Codex: last_agent_message of the task_complete that follows the last user message', () => {
+    const lines = [
+      codexEvent({ type: 'user_message', message: 'first' }),
+      codexEvent({ type: 'task_complete', last_agent_message: 'old' }),
+      codexEvent({ type: 'user_message', message: 'second' }),
+    ];
+    expect(codexFinalText(lines)).toBeNull();
+    expect(codexFinalText([...lines, codexEvent({ type: 'task_complete', last_agent_message: 'new <handoff>y</handoff>' })])).toBe('new <handoff>y</handoff>');
+    expect(codexFinalText([...lines, codexEvent({ type: 'turn_aborted', reason: 'interrupted' })])).toBeNull();
+  });
+
+  it('are found where each CLI keeps them, and only when written since the turn began', async () => {
+    const home = tempDir();
+    const cwd = '/tmp/relevo-claude-cwd-iMi4hd';
+    expect(claudeProjectDir({ HOME: home }, cwd)).toBe(join(home, '.claude', 'projects', '-tmp-relevo-claude-cwd-iMi4hd'));
+    const dir = claudeProjectDir({ HOME: home }, cwd);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'session.jsonl');
+    writeFileSync(file, [claudeUser('go'), claudeAssistant('m', [{ type: 'text', text: 'answer' }])].map((l) => JSON.stringify(l)).join('\n'));
+    const since = Date.now();
+    utimesSync(file, new Date(since - 60_000), new Date(since - 60_000));
+    expect(await readTranscriptReply('claude-projects', { env: { HOME: home }, cwd, since })).toBeNull();
+    utimesSync(file, new Date(), new Date());
+    expect(await readTranscriptReply('claude-projects', { env: { HOME: home }, cwd, since })).toBe('answer');
+
+    const codexHome = join(home, 'codex');
+    const day = join(codexHome, 'sessions', '2026', '11', '30');
+    mkdirSync(day, { recursive: true });
+    writeFileSync(join(day, 'rollout-2026-11-30T02-15-27-abc.jsonl'), [codexEvent({ type: 'user_message' }), codexEvent({ type: 'task_complete', last_agent_message: 'codex answer' })].map((l) => JSON.stringify(l)).join('\n'));
+    expect(await readTranscriptReply('codex-rollout', { env: { CODEX_HOME: codexHome }, cwd, since: since - 1000 })).toBe('codex answer');
+  });
+});
