@@ -2,7 +2,7 @@
  * The relay on the real agent CLIs (Claude Code 2.1.197, Codex 0.171.0), offline against the fake
  * model servers: what each agent received, byte for byte, and how each run ends.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
-import { reapLeftovers } from './drive.js';
+import { reapLeftovers, recorded, recorderScript } from './drive.js';
 import { CLAUDE_BIN, CODEX_BIN, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -77,6 +77,11 @@ describe('relay on the real CLIs', () => {
     const builder = await anthropic(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
     const home = createClaudeHome({ serverUrl: planner.url });
     undo.push(() => home.cleanup(), leftovers(home.home));
+    // The user's own Stop hook, in their own settings: it must keep firing next to relevo's.
+    const userHooks = join(home.home, 'user-hooks');
+    const userHook = recorderScript(userHooks, 'user-stop', 'stdin');
+    mkdirSync(join(home.home, '.claude'), { recursive: true });
+    writeFileSync(join(home.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: userHook }] }] } }));
     const result = await relevo(
       [
         '--headless',
@@ -99,6 +104,7 @@ describe('relay on the real CLIs', () => {
     expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('hook'));
     expect(lines[0]).toMatchObject({ type: 'run_started', planner: { profile: 'claude' }, builder: { profile: 'claude' } });
     expect(onlyRunJournal(join(home.cwd, '.relevo')).lines).toEqual(lines);
+    expect(recorded(userHooks, 'user-stop').length).toBe(5); // every turn of both agents
   });
 
   it('Claude planner → Codex builder: the same exact handoffs, <done>', async () => {
@@ -191,5 +197,38 @@ describe('relay on the real CLIs', () => {
     expect(lines[0]).not.toHaveProperty('hook_socket');
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
     expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('transcript'));
+  });
+
+  it('from the screen alone (no hook, no transcript): a 60-line reply that scrolls past the pane arrives whole', async () => {
+    const dir = makeTempDir('relevo-profiles-');
+    const screenOnly = (name: string) => {
+      const text = readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8');
+      const file = join(dir, `${name}-screen.toml`);
+      writeFileSync(file, text.replace(/\n\[hook\]\nkind = "[a-z-]+"\ngrace_ms = \d+\n/, '\n').replace(/\n\[transcript\]\nkind = "[a-z-]+"\n/, '\n'));
+      return file;
+    };
+    // Lines narrower than the pane (the CLIs hard-wrap wider ones), no blank line inside the block.
+    const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join('\n');
+    const planner = await anthropic(handoff('Here is the checklist.', longStep), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
+    const builder = await openai(handoff('Done.', REPORT_1));
+    const cwd = makeTempDir('relevo-relay-cwd-');
+    const claude = createClaudeHome({ serverUrl: planner.url, cwd });
+    const codex = createCodexHome({ serverUrl: builder.url, cwd });
+    undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
+    const result = await relevo(
+      [
+        '--headless', '--goal', GOAL, '--rows', '30',
+        '--planner', quote([CLAUDE_BIN]), '--planner-profile', screenOnly('claude'),
+        '--builder', quote([CODEX_BIN, '--no-daemon']), '--builder-profile', screenOnly('codex'),
+      ],
+      cwd,
+      { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${longStep}`]);
+    expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${REPORT_1}`);
+    const turns = of(parseJournal(result.stdout), 'turn_ended');
+    expect(turns.map((t) => [t.source, t.lossy])).toEqual(Array(3).fill(['screen', true]));
   });
 });
