@@ -71,6 +71,39 @@ function expectTwoRounds(result: { exitCode?: number; stderr: string; stdout: st
   return lines;
 }
 
+/** A shipped profile with some of its sections cut, as a file for `--X-profile`. */
+function profileWithout(name: string, sections: readonly ('hook' | 'transcript')[]): string {
+  let text = readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8');
+  for (const section of sections) text = text.replace(new RegExp(`\\n\\[${section}\\]\\n(?:[a-z_]+ = .*\\n)+`), '\n');
+  const file = join(makeTempDir('relevo-profiles-'), `${name}-without-${sections.join('-')}.toml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Runs `relevo-tui --headless` with a real Claude Code planner and a real Codex builder sharing one project. */
+async function claudeToCodex(planner: FakeAnthropic, builder: FakeOpenAI, args: readonly string[], profiles: { planner?: string; builder?: string } = {}) {
+  const cwd = makeTempDir('relevo-relay-cwd-');
+  const claude = createClaudeHome({ serverUrl: planner.url, cwd });
+  const codex = createCodexHome({ serverUrl: builder.url, cwd });
+  undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
+  return relevo(
+    [
+      '--headless',
+      '--goal',
+      GOAL,
+      ...args,
+      '--planner',
+      quote([CLAUDE_BIN]),
+      ...(profiles.planner ? ['--planner-profile', profiles.planner] : []),
+      '--builder',
+      quote([CODEX_BIN, '--no-daemon']),
+      ...(profiles.builder ? ['--builder-profile', profiles.builder] : []),
+    ],
+    cwd,
+    { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
+  );
+}
+
 describe('relay on the real CLIs', () => {
   it('Claude → Claude: exact handoffs both ways under round headers, two rounds, <done>', async () => {
     const planner = await anthropic(...plannerScript());
@@ -110,15 +143,7 @@ describe('relay on the real CLIs', () => {
   it('Claude planner → Codex builder: the same exact handoffs, <done>', async () => {
     const planner = await anthropic(...plannerScript());
     const builder = await openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
-    const cwd = makeTempDir('relevo-relay-cwd-');
-    const claude = createClaudeHome({ serverUrl: planner.url, cwd });
-    const codex = createCodexHome({ serverUrl: builder.url, cwd });
-    undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
-    const result = await relevo(
-      ['--headless', '--goal', GOAL, '--lang', 'en', '--planner', quote([CLAUDE_BIN]), '--builder', quote([CODEX_BIN, '--no-daemon'])],
-      cwd,
-      { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
-    );
+    const result = await claudeToCodex(planner, builder, ['--lang', 'en']);
     const lines = expectTwoRounds(result, planner);
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
     expect(builder.systemTexts()[0]).toContain('# relevo: builder'); // through -c developer_instructions
@@ -171,28 +196,12 @@ describe('relay on the real CLIs', () => {
   });
 
   it('without hooks, the reply comes from the transcripts (Claude projects, Codex rollout), still exact', async () => {
-    const dir = makeTempDir('relevo-profiles-');
-    const withoutHook = (name: string) => {
-      const text = readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8');
-      const file = join(dir, `${name}-nohook.toml`);
-      writeFileSync(file, text.replace(/\n\[hook\]\nkind = "[a-z-]+"\ngrace_ms = \d+\n/, '\n'));
-      return file;
-    };
     const planner = await anthropic(...plannerScript());
     const builder = await openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
-    const cwd = makeTempDir('relevo-relay-cwd-');
-    const claude = createClaudeHome({ serverUrl: planner.url, cwd });
-    const codex = createCodexHome({ serverUrl: builder.url, cwd });
-    undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
-    const result = await relevo(
-      [
-        '--headless', '--goal', GOAL, '--lang', 'en',
-        '--planner', quote([CLAUDE_BIN]), '--planner-profile', withoutHook('claude'),
-        '--builder', quote([CODEX_BIN, '--no-daemon']), '--builder-profile', withoutHook('codex'),
-      ],
-      cwd,
-      { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
-    );
+    const result = await claudeToCodex(planner, builder, ['--lang', 'en'], {
+      planner: profileWithout('claude', ['hook']),
+      builder: profileWithout('codex', ['hook']),
+    });
     const lines = expectTwoRounds(result, planner);
     expect(lines[0]).not.toHaveProperty('hook_socket');
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
@@ -200,30 +209,14 @@ describe('relay on the real CLIs', () => {
   });
 
   it('from the screen alone (no hook, no transcript): a 60-line reply that scrolls past the pane arrives whole', async () => {
-    const dir = makeTempDir('relevo-profiles-');
-    const screenOnly = (name: string) => {
-      const text = readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8');
-      const file = join(dir, `${name}-screen.toml`);
-      writeFileSync(file, text.replace(/\n\[hook\]\nkind = "[a-z-]+"\ngrace_ms = \d+\n/, '\n').replace(/\n\[transcript\]\nkind = "[a-z-]+"\n/, '\n'));
-      return file;
-    };
     // Lines narrower than the pane (the CLIs hard-wrap wider ones), no blank line inside the block.
     const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join('\n');
     const planner = await anthropic(handoff('Here is the checklist.', longStep), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
     const builder = await openai(handoff('Done.', REPORT_1));
-    const cwd = makeTempDir('relevo-relay-cwd-');
-    const claude = createClaudeHome({ serverUrl: planner.url, cwd });
-    const codex = createCodexHome({ serverUrl: builder.url, cwd });
-    undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
-    const result = await relevo(
-      [
-        '--headless', '--goal', GOAL, '--rows', '30',
-        '--planner', quote([CLAUDE_BIN]), '--planner-profile', screenOnly('claude'),
-        '--builder', quote([CODEX_BIN, '--no-daemon']), '--builder-profile', screenOnly('codex'),
-      ],
-      cwd,
-      { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
-    );
+    const result = await claudeToCodex(planner, builder, ['--rows', '30'], {
+      planner: profileWithout('claude', ['hook', 'transcript']),
+      builder: profileWithout('codex', ['hook', 'transcript']),
+    });
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${longStep}`]);
