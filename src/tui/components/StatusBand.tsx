@@ -1,0 +1,33 @@
+import { Box, Text } from 'ink';
+import { bandParts, type BandInfo } from '../band.js';
+
+export type Props = { readonly info: BandInfo; readonly width: number };
+
+/** One line: relevo, the two roles with their agents, the rounds, whose turn, and the run state. */
+export default function StatusBand({ info, width }: Props) {
+  const parts = bandParts(info, width);
+  const alert = info.stale || info.phase === 'paused';
+  return (
+    <Box width={width} height={1}>
+      {parts.map((part, i) => {
+        const last = i === parts.length - 1;
+        return (
+          <Text key={i} wrap="truncate">
+            {i > 0 ? <Text dimColor> · </Text> : null}
+            {i === 0 && part === 'relevo' ? (
+              <Text bold color="cyan">
+                {part}
+              </Text>
+            ) : last ? (
+              <Text bold color={alert ? 'yellow' : info.phase === 'done' ? 'green' : undefined}>
+                {part}
+              </Text>
+            ) : (
+              <Text>{part}</Text>
+            )}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,42 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { bandParts, roundsBar, type BandInfo } from '../../src/tui/band.js';
+import StatusBand from '../../src/tui/components/StatusBand.js';
+
+const info: BandInfo = {
+  agents: { planner: 'claude', builder: 'codex' },
+  round: 3,
+  budget: 10,
+  turn: 'builder',
+  phase: 'running',
+  pause: null,
+  stale: false,
+};
+
+describe('status band', () => {
+  it('shows the rounds as a ten-cell bar', () => {
+    expect(roundsBar(3, 10)).toBe('▰▰▰▱▱▱▱▱▱▱ 3/10');
+    expect(roundsBar(0, 10)).toBe('▱▱▱▱▱▱▱▱▱▱ 0/10');
+    expect(roundsBar(13, 20)).toBe('▰▰▰▰▰▰▰▱▱▱ 13/20');
+    expect(roundsBar(11, 10)).toBe('▰▰▰▰▰▰▰▰▰▰ 11/10');
+  });
+
+  it('says who has the turn and the run state, on one line', () => {
+    const { lastFrame } = render(<StatusBand info={info} width={120} />);
+    expect(lastFrame()).toBe('relevo · planner: claude ▸ builder: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
+    const paused = render(<StatusBand info={{ ...info, phase: 'paused', pause: 'max_rounds', turn: null }} width={120} />);
+    expect(paused.lastFrame()).toContain('paused: max_rounds');
+    const stale = render(<StatusBand info={{ ...info, stale: true }} width={120} />);
+    expect(stale.lastFrame()).toMatch(/STALE$/);
+  });
+
+  it('shortens gracefully on narrow terminals, keeping the state', () => {
+    expect(bandParts(info, 80).join(' · ')).toBe('relevo · P: claude ▸ B: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
+    expect(bandParts(info, 50).join(' · ')).toBe('relevo · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
+    expect(bandParts(info, 40).join(' · ')).toBe('relevo · 3/10 · turn: builder · running');
+    expect(bandParts(info, 14).join(' · ')).toBe('3/10 · running');
+    for (const width of [120, 80, 70, 50, 40, 36, 20, 14, 8]) {
+      expect(render(<StatusBand info={info} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
+    }
+  });
+});
