@@ -99,7 +99,7 @@ function preambleFor(config: RelayConfig, state: RelayState, to: Role): string |
   return config.inlineRolePrompt[to] && !state.introduced[to] ? rolePrompt(to, config.lang) : null;
 }
 
-function paused(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
+function pause(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
   if (state.phase === 'done') return { state, effects: [] };
   const next: RelayState = { ...state, phase: 'paused', pause: { reason, ...extra } };
   const entry: JournalEntry = {
@@ -122,7 +122,9 @@ function isDuplicate(state: RelayState, from: Role, to: Role, body: string): boo
 }
 
 function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEvent, { type: 'turn-ended' }>): Step {
-  const relayed = state.phase === 'running' && state.turn === e.role && !state.delivering && !e.interrupted;
+  // The turn relevo waits for, even while paused: what it hands over is kept, never dropped.
+  const live = state.phase === 'running' || state.phase === 'paused';
+  const relayed = live && state.turn === e.role && !state.delivering && !e.interrupted;
   const ended = journal({
     type: 'turn_ended',
     role: e.role,
@@ -141,14 +143,15 @@ function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEve
 
   if (e.role === 'planner' && done !== null) {
     effects.push(journal({ type: 'done', summary: done, rounds: state.round }));
-    return { state: { ...state, phase: 'done', turn: null, summary: done }, effects };
+    return { state: { ...state, phase: 'done', turn: null, pause: null, summary: done }, effects };
   }
   const withEffects = (step: Step): Step => ({ state: step.state, effects: [...effects, ...step.effects] });
-  if (handoff === null) return withEffects(paused(state, 'no_handoff', { role: e.role }));
+  const paused = state.phase === 'paused';
+  if (handoff === null) return paused ? { state, effects } : withEffects(pause(state, 'no_handoff', { role: e.role }));
 
   const to = peerOf(e.role);
   if (isDuplicate(state, e.role, to, handoff)) {
-    return withEffects(paused(state, 'duplicate_handoff', { role: e.role }));
+    return paused ? { state, effects } : withEffects(pause(state, 'duplicate_handoff', { role: e.role }));
   }
   const round = e.role === 'planner' ? state.round + 1 : state.round;
   const message: Outgoing = {
@@ -164,8 +167,10 @@ function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEve
     turn: null,
     lastReceived: { ...state.lastReceived, [e.role]: handoff },
   };
+  // Paused: held as the pending handoff, sent on resume.
+  if (paused) return { state: { ...received, pending: message }, effects };
   if (round > state.budget) {
-    return withEffects(paused({ ...received, pending: message }, 'max_rounds', { role: e.role }));
+    return withEffects(pause({ ...received, pending: message }, 'max_rounds', { role: e.role }));
   }
   return withEffects(dispatch(received, message));
 }
@@ -217,7 +222,7 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       return onDelivered(state, event);
     case 'delivery-failed': {
       if (state.pending?.to !== event.to || !state.delivering) return { state, effects: [] };
-      return paused({ ...state, delivering: false }, 'delivery_failed', { role: event.to, detail: event.detail });
+      return pause({ ...state, delivering: false }, 'delivery_failed', { role: event.to, detail: event.detail });
     }
     case 'agent-blocked':
       return { state, effects: [journal({ type: 'blocked', role: event.role, ...(event.detail ? { detail: event.detail } : {}) })] };
@@ -225,16 +230,16 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       return { state, effects: [journal({ type: 'unblocked', role: event.role })] };
     case 'blocked-timeout':
       if (state.phase !== 'running') return { state, effects: [] };
-      return paused(state, 'agent_blocked', { role: event.role });
+      return pause(state, 'agent_blocked', { role: event.role });
     case 'agent-exited': {
       const exited = journal({ type: 'agent_exited', role: event.role, exit_code: event.exitCode, ...(event.signal ? { signal: event.signal } : {}) });
       if (state.phase === 'done' || state.phase === 'ready') return { state, effects: [exited] };
-      const p = paused({ ...state, delivering: false }, 'agent_exited', { role: event.role });
+      const p = pause({ ...state, delivering: false }, 'agent_exited', { role: event.role });
       return { state: p.state, effects: [exited, ...p.effects] };
     }
     case 'pause':
       if (state.phase !== 'running') return { state, effects: [] };
-      return paused(state, 'user');
+      return pause(state, 'user');
     case 'resume': {
       if (state.phase !== 'paused') return { state, effects: [] };
       const grant = state.pause?.reason === 'max_rounds';
@@ -242,6 +247,10 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const resumed: RelayState = { ...state, phase: 'running', pause: null, budget };
       const effects: Effect[] = [journal({ type: 'resumed', budget })];
       if (state.pending === null || state.delivering) return { state: resumed, effects };
+      if (state.pending.from === 'planner' && state.pending.round > budget) {
+        const again = pause(resumed, 'max_rounds', { role: 'planner' });
+        return { state: again.state, effects: [...effects, ...again.effects] };
+      }
       const sent = dispatch(resumed, state.pending);
       return { state: sent.state, effects: [...effects, ...sent.effects] };
     }

@@ -257,8 +257,21 @@ describe('relay machine', () => {
     const p = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'pause' }]);
     expect(p.state.pause).toEqual({ reason: 'user' });
     expect(run([{ type: 'resume' }, { type: 'resume' }], flagConfig, p.state).effects).toHaveLength(1);
-    // A turn that ends while paused is not relayed.
-    expect(deliveries(run([ended('planner', handoff('x'))], flagConfig, p.state).effects)).toHaveLength(0);
+    // A turn that ends while paused is not sent, but kept: the resume sends it.
+    const held = run([ended('planner', handoff('step 1'))], flagConfig, p.state);
+    expect(deliveries(held.effects)).toHaveLength(0);
+    expect(held.state).toMatchObject({ phase: 'paused', pending: { to: 'builder', round: 1, body: 'step 1' }, turn: null });
+    expect(deliveries(run([{ type: 'resume' }], flagConfig, held.state).effects)).toMatchObject([{ to: 'builder', round: 1, body: 'step 1' }]);
+  });
+
+  it('after a pause, a held handoff past the round budget pauses again with max_rounds', () => {
+    const config: RelayConfig = { ...flagConfig, maxRounds: 1 };
+    const p = run([...exchanges(1), { type: 'pause' }, ended('planner', handoff('step 2'))], config);
+    expect(p.state.pending).toMatchObject({ round: 2 });
+    const r = run([{ type: 'resume' }], config, p.state);
+    expect(r.state.pause).toEqual({ reason: 'max_rounds', role: 'planner' });
+    expect(deliveries(r.effects)).toHaveLength(0);
+    expect(deliveries(run([{ type: 'resume' }], config, r.state).effects)).toMatchObject([{ round: 2 }]);
   });
 
   it('ignores events that make no sense in the current phase', () => {
