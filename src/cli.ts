@@ -31,10 +31,12 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
       io.stdout.write(`relevo-tui ${packageVersion()}\n`);
       return 0;
     }
-    if (!options.headless) {
-      throw new ConfigError('usage', 'the full-screen TUI is not available yet: add --headless');
+    if (options.headless) return await runHeadless(options, packageVersion(), env, io);
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
     }
-    return await runHeadless(options, packageVersion(), env, io);
+    const { runTui } = await import('./tui/app.js');
+    return await runTui(options, packageVersion(), env, { stdin: process.stdin, stdout: process.stdout });
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`relevo-tui: ${error.toString()}\n`);

@@ -5,6 +5,7 @@ import type { ScreenRow } from '../protocol/index.js';
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
 type XMarker = ReturnType<XTerminal['registerMarker']>;
+type XCell = ReturnType<XTerminal['buffer']['active']['getNullCell']>;
 
 export type ScreenOptions = {
   readonly cols: number;
@@ -24,6 +25,97 @@ export type Snapshot = {
 /** A point in the buffer that follows scrolling; `line` is -1 once it was trimmed off the scrollback. */
 export type Mark = { readonly line: number; dispose(): void };
 
+/** The program's cursor on the visible screen; `visible` is DECTCEM (`CSI ? 25 h/l`) and on-screen. */
+export type Cursor = { readonly row: number; readonly col: number; readonly visible: boolean };
+
+/** A cell's graphic rendition, packed for cheap comparison: colours as mode + value, flags as bits. */
+type Sgr = { fgMode: number; fg: number; bgMode: number; bg: number; flags: number };
+
+const BOLD = 1;
+const DIM = 2;
+const ITALIC = 4;
+const UNDERLINE = 8;
+const BLINK = 16;
+const INVERSE = 32;
+const INVISIBLE = 64;
+const STRIKE = 128;
+const OVERLINE = 256;
+/** Flag → [on, off] SGR codes; bold and dim share their "off" (22), handled apart. */
+const FLAG_CODES: ReadonlyArray<readonly [number, string, string]> = [
+  [ITALIC, '3', '23'],
+  [UNDERLINE, '4', '24'],
+  [BLINK, '5', '25'],
+  [INVERSE, '7', '27'],
+  [INVISIBLE, '8', '28'],
+  [STRIKE, '9', '29'],
+  [OVERLINE, '53', '55'],
+];
+const MODE_DEFAULT = 0;
+const MODE_PALETTE = 1;
+const MODE_RGB = 2;
+/**
+ * xterm's own colour-mode bits (Attributes.CM_P256), used only to tell `CSI 38;5;1 m` from `CSI 31 m`,
+ * which some terminals render differently (bold-as-bright). Both fall back to the same colour.
+ */
+const XTERM_CM_P256 = 0x2000000;
+const PALETTE_256 = 3;
+
+const DEFAULT_SGR: Sgr = { fgMode: MODE_DEFAULT, fg: 0, bgMode: MODE_DEFAULT, bg: 0, flags: 0 };
+const RESET = '\x1b[0m';
+
+function colorCode(mode: number, value: number, base: 30 | 40): string {
+  switch (mode) {
+    case MODE_DEFAULT:
+      return String(base + 9);
+    case MODE_RGB:
+      return `${base + 8};2;${(value >> 16) & 255};${(value >> 8) & 255};${value & 255}`;
+    case PALETTE_256:
+      return `${base + 8};5;${value}`;
+    default:
+      return value < 8 ? String(base + value) : value < 16 ? String(base + 60 + value - 8) : `${base + 8};5;${value}`;
+  }
+}
+
+/**
+ * Characters whose width terminals disagree on: multi-unit ones (astral emoji, clusters with
+ * variation selectors, ZWJ or combining marks) and wide ones below the CJK blocks (symbols and
+ * dingbats with emoji presentation). CJK ideographs and kana are wide everywhere.
+ */
+function mayMismeasure(chars: string, width: number): boolean {
+  return chars.length > 1 || (width === 2 && chars.charCodeAt(0) < 0x2e80);
+}
+
+function copySgr(to: Sgr, from: Sgr): void {
+  to.fgMode = from.fgMode;
+  to.fg = from.fg;
+  to.bgMode = from.bgMode;
+  to.bg = from.bg;
+  to.flags = from.flags;
+}
+
+/** SGR parameters that turn rendition `a` into `b` (empty when equal). */
+function sgrDelta(a: Sgr, b: Sgr): string[] {
+  const codes: string[] = [];
+  const offBoldDim = (a.flags & BOLD && !(b.flags & BOLD)) || (a.flags & DIM && !(b.flags & DIM));
+  if (offBoldDim) codes.push('22');
+  if (b.flags & BOLD && (offBoldDim || !(a.flags & BOLD))) codes.push('1');
+  if (b.flags & DIM && (offBoldDim || !(a.flags & DIM))) codes.push('2');
+  for (const [bit, on, off] of FLAG_CODES) {
+    if ((a.flags & bit) !== (b.flags & bit)) codes.push(b.flags & bit ? on : off);
+  }
+  if (a.fgMode !== b.fgMode || a.fg !== b.fg) codes.push(colorCode(b.fgMode, b.fg, 30));
+  if (a.bgMode !== b.bgMode || a.bg !== b.bg) codes.push(colorCode(b.bgMode, b.bg, 40));
+  return codes;
+}
+
+/** The shorter of "change what differs" and "reset, then set what `b` has". */
+function sgrTransition(a: Sgr, b: Sgr): string {
+  const delta = sgrDelta(a, b).join(';');
+  const isDefault = b.flags === 0 && b.fgMode === MODE_DEFAULT && b.bgMode === MODE_DEFAULT;
+  const full = isDefault ? '0' : ['0', ...sgrDelta(DEFAULT_SGR, b)].join(';');
+  return `\x1b[${full.length < delta.length ? full : delta}m`;
+}
+
 /**
  * A headless xterm fed with an agent's output bytes (UTF-8 decoded as a stream by xterm),
  * Unicode 11 widths, ≥ 10,000 lines of scrollback. The only place that knows @xterm/headless.
@@ -34,6 +126,10 @@ export class Screen {
   #title = '';
   #version = 0;
   #pending = Promise.resolve();
+  /** DECTCEM, followed through parser hooks (xterm's own flag is not public API). */
+  #cursorVisible = true;
+  #cell: XCell | undefined;
+  readonly #sgr: Sgr = { ...DEFAULT_SGR };
 
   constructor(options: ScreenOptions) {
     this.#term = new Terminal({
@@ -47,6 +143,19 @@ export class Screen {
     this.#term.onTitleChange((title) => {
       this.#title = title;
     });
+    // Observers only: each returns false so xterm's own handler still runs.
+    const decset = (visible: boolean) => (params: (number | number[])[]) => {
+      if (params.includes(25)) this.#cursorVisible = visible;
+      return false;
+    };
+    this.#term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, decset(true));
+    this.#term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, decset(false));
+    const reset = () => {
+      this.#cursorVisible = true;
+      return false;
+    };
+    this.#term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, reset); // DECSTR
+    this.#term.parser.registerEscHandler({ final: 'c' }, reset); // RIS
     for (const code of options.osc ?? []) {
       this.#term.parser.registerOscHandler(code, (data) => {
         this.#osc.set(code, data);
@@ -130,6 +239,106 @@ export class Screen {
       },
       dispose: () => marker?.dispose(),
     };
+  }
+
+  /**
+   * The program's cursor on the visible screen (0-based). `col` is clamped to the last column
+   * (xterm parks it one past the edge after a write to the last column, until the wrap).
+   * `visible` is false when the program hid it (DECTCEM) or the viewport does not show its row.
+   */
+  cursor(): Cursor {
+    const buf = this.#term.buffer.active;
+    const row = buf.baseY + buf.cursorY - buf.viewportY;
+    const col = Math.min(buf.cursorX, this.#term.cols - 1);
+    return { row, col, visible: this.#cursorVisible && row >= 0 && row < this.#term.rows };
+  }
+
+  /**
+   * Row `y` of the visible screen as `width` terminal columns from column `from`, for a real
+   * terminal: the text with SGR sequences (default/16/256/RGB colours, bold, dim, italic,
+   * underline, blink, inverse, invisible, strikethrough, overline), emitted only where the
+   * rendition changes. Expects default attributes at the start and ends with `ESC[0m`.
+   * A wide character takes two columns (its placeholder cell is skipped); one cut by either edge
+   * becomes a space. Columns past the screen (or a row past its bottom) are default spaces.
+   * Underline styles/colours and hyperlinks are not rendered (not in xterm's public cell API).
+   *
+   * `anchor`: the real terminal's 0-based column where the row is written. When given, the
+   * cursor is re-synced (`ESC[nG`) after each character a real terminal may measure differently
+   * from xterm's Unicode 11 tables (emoji, symbols drawn wide, combining sequences), so a
+   * disagreement shifts nothing after it; such a wide character's two cells are erased (`ESC[2X`)
+   * before it is drawn, so a terminal drawing it narrow leaves no stale cell.
+   */
+  styledRow(y: number, width: number, from = 0, anchor?: number): string {
+    const buf = this.#term.buffer.active;
+    const line = y >= 0 && y < this.#term.rows ? buf.getLine(buf.viewportY + y) : undefined;
+    const cell = (this.#cell ??= buf.getNullCell());
+    const cur: Sgr = { ...DEFAULT_SGR };
+    const next = this.#sgr;
+    let out = '';
+    let col = 0;
+    const end = Math.min(line?.length ?? 0, from + width);
+    for (let x = Math.max(0, from); x < end && col < width; x++) {
+      line!.getCell(x, cell);
+      const w = cell.getWidth();
+      if (w === 0) {
+        // The right half of a wide character whose left half is before `from`.
+        if (x === from) {
+          out += this.#transition(cur, DEFAULT_SGR) + ' ';
+          col++;
+        }
+        continue;
+      }
+      this.#read(cell, next);
+      if (next.flags !== cur.flags || next.fgMode !== cur.fgMode || next.fg !== cur.fg || next.bgMode !== cur.bgMode || next.bg !== cur.bg) {
+        out += sgrTransition(cur, next);
+        copySgr(cur, next);
+      }
+      if (w > 1 && col + w > width) {
+        out += ' '; // cut by the right edge
+        col++;
+        continue;
+      }
+      const chars = cell.getChars();
+      const resync = anchor !== undefined && mayMismeasure(chars, w);
+      // Blank both cells first (ECH): a terminal that draws this narrow leaves no stale cell behind.
+      if (resync && w === 2) out += '\x1b[2X';
+      out += chars === '' ? ' ' : chars;
+      col += w;
+      if (resync && col < width) out += `\x1b[${anchor + col + 1}G`;
+    }
+    if (col < width) {
+      out += this.#transition(cur, DEFAULT_SGR) + ' '.repeat(width - col);
+      copySgr(cur, DEFAULT_SGR);
+    }
+    return out + RESET;
+  }
+
+  #transition(cur: Sgr, to: Sgr): string {
+    if (cur.flags === to.flags && cur.fgMode === to.fgMode && cur.fg === to.fg && cur.bgMode === to.bgMode && cur.bg === to.bg) return '';
+    const s = sgrTransition(cur, to);
+    copySgr(cur, to);
+    return s;
+  }
+
+  #read(cell: XCell, into: Sgr): void {
+    if (cell.isAttributeDefault()) {
+      copySgr(into, DEFAULT_SGR);
+      return;
+    }
+    into.fgMode = cell.isFgDefault() ? MODE_DEFAULT : cell.isFgRGB() ? MODE_RGB : cell.getFgColorMode() === XTERM_CM_P256 ? PALETTE_256 : MODE_PALETTE;
+    into.fg = into.fgMode === MODE_DEFAULT ? 0 : cell.getFgColor();
+    into.bgMode = cell.isBgDefault() ? MODE_DEFAULT : cell.isBgRGB() ? MODE_RGB : cell.getBgColorMode() === XTERM_CM_P256 ? PALETTE_256 : MODE_PALETTE;
+    into.bg = into.bgMode === MODE_DEFAULT ? 0 : cell.getBgColor();
+    into.flags =
+      (cell.isBold() ? BOLD : 0) |
+      (cell.isDim() ? DIM : 0) |
+      (cell.isItalic() ? ITALIC : 0) |
+      (cell.isUnderline() ? UNDERLINE : 0) |
+      (cell.isBlink() ? BLINK : 0) |
+      (cell.isInverse() ? INVERSE : 0) |
+      (cell.isInvisible() ? INVISIBLE : 0) |
+      (cell.isStrikethrough() ? STRIKE : 0) |
+      (cell.isOverline() ? OVERLINE : 0);
   }
 
   resize(cols: number, rows: number): void {

@@ -1,0 +1,257 @@
+import { resolve } from 'node:path';
+import { createRunDir, Journal } from '../app/journal.js';
+import type { Options } from '../app/options.js';
+import { RelayRunner } from '../app/runner.js';
+import { agentSpec, goalOf } from '../app/setup.js';
+import { peerOf, ROLES, type JournalLine, type Role } from '../protocol/index.js';
+import Chrome from './components/Chrome.js';
+import Help from './components/Help.js';
+import { chromeLines, paneFrame } from './frame.js';
+import { KeyRouter, prefixName, type Command } from './keys.js';
+import { layout, type Layout } from './layout.js';
+import { OffscreenInk } from './offscreen.js';
+import { PanePainter } from './painter.js';
+import { Store, type ToastLevel, type TuiState } from './store.js';
+import { RealTerminal, type TerminalIo } from './terminal.js';
+
+const CHROME_ROWS = 2;
+const TOAST_MS = 5000;
+const DEFAULT_PREFIX = '\x1d'; // C-]: used by none of Claude Code, Codex, tmux, Herdr or a shell's usual keys
+
+/** What the journal means to the person watching: a toast, and for some the bell. */
+function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
+  switch (line.type) {
+    case 'delivered':
+      return line.kind === 'goal' ? { text: 'goal sent to the planner', level: 'info' } : { text: `round ${line.round} delivered to the ${line.to}`, level: 'info' };
+    case 'lookalike':
+      return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
+    case 'paused':
+      return { text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — ${'resume with the prefix then r'}`, level: line.reason === 'delivery_failed' ? 'error' : 'warn', notify: true };
+    case 'blocked':
+      return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
+    case 'agent_exited':
+      return { text: `the ${line.role} exited (code ${line.exit_code})`, level: 'error' };
+    case 'done':
+      return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
+    case 'hook_rejected':
+      return { text: `hook message refused: ${line.reason}`, level: 'warn' };
+    default:
+      return null;
+  }
+}
+
+/** `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible. */
+export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
+  const goal = goalOf(options);
+  const agents = { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
+  const term = new RealTerminal(io);
+  const prefix = DEFAULT_PREFIX;
+  const cwd = process.cwd();
+  const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
+  const journal = new Journal(dir);
+
+  let view: Layout = layout(term.cols, term.rows, CHROME_ROWS, 'planner', false);
+  const firstInner = view.panes.planner?.inner ?? { width: options.cols, height: options.rows };
+  const runner = await RelayRunner.create({
+    runId,
+    version,
+    goal,
+    maxRounds: options.maxRounds,
+    lang: options.lang,
+    cwd,
+    env,
+    cols: firstInner.width,
+    rows: firstInner.height,
+    blockedTimeoutMs: options.blockedTimeoutMs,
+    readyTimeoutMs: options.readyTimeoutMs,
+    agents,
+    journal,
+  });
+
+  const name = (role: Role) => agents[role].profile.data.id;
+  const store = new Store({
+    relay: runner.state,
+    agents: { planner: { name: name('planner'), state: 'unknown' }, builder: { name: name('builder'), state: 'unknown' } },
+    focus: 'planner',
+    zoom: false,
+    toasts: [],
+    overlay: 'none',
+    armed: false,
+    confirmQuit: false,
+    prefix: prefixName(prefix),
+  });
+
+  term.enter();
+  const cursor = () => painters[store.state.focus]?.cursorSequence(store.state.overlay === 'none') ?? '';
+  const sink = { write: (s: string) => term.write(s + cursor()) };
+  // Panes are not painted under an overlay; closing it repaints them whole.
+  const paneSink = { write: (s: string) => (store.state.overlay === 'none' ? sink.write(s) : undefined) };
+  const painters: Partial<Record<Role, PanePainter>> = {};
+  /** The pane titles as last painted, to repaint the frames only when one changes. */
+  let framesTitle = '';
+  const chrome = new OffscreenInk(<Chrome state={store.state} width={view.chrome.width} />, view.chrome.width);
+  const helpWidth = () => Math.min(90, term.cols);
+  const help = new OffscreenInk(<Help prefix={store.state.prefix} />, helpWidth());
+  const paintChrome = () => sink.write(chromeLines(view.chrome, chrome.lines));
+  chrome.onFrame(() => paintChrome());
+
+  const title = (role: Role, s: TuiState) => `${role} · ${s.agents[role].name} · ${s.agents[role].state}${s.focus === role ? ' · focus' : ''}`;
+  const paintFrames = () => {
+    framesTitle = ROLES.map((r) => title(r, store.state)).join('|');
+    for (const role of ROLES) {
+      const box = view.panes[role];
+      if (box) term.write(paneFrame(box.frame, title(role, store.state), store.state.focus === role));
+    }
+  };
+  const paintHelp = () => {
+    const width = helpWidth();
+    const top = Math.max(0, Math.floor((view.chrome.top - help.lines.length) / 2));
+    const left = Math.max(0, Math.floor((term.cols - width) / 2));
+    sink.write(chromeLines({ top, left, width, height: help.lines.length }, help.lines));
+  };
+
+  /** Lays everything out again: the PTYs follow their boxes, and the whole screen is repainted. */
+  const relayout = () => {
+    view = layout(term.cols, term.rows, CHROME_ROWS, store.state.focus, store.state.zoom);
+    term.write('\x1b[0m\x1b[2J');
+    for (const role of ROLES) {
+      const box = view.panes[role];
+      const agent = runner.agents[role];
+      if (!box) {
+        painters[role]?.dispose();
+        delete painters[role];
+        continue;
+      }
+      agent.pane.resize(box.inner.width, box.inner.height);
+      if (painters[role]) painters[role].resize(box.inner);
+      else painters[role] = new PanePainter(paneSink, agent.pane.screen, box.inner);
+      painters[role].invalidate();
+    }
+    paintFrames();
+    chrome.resize(view.chrome.width);
+    paintChrome();
+    if (store.state.overlay === 'help') paintHelp();
+  };
+
+  // Views follow the store.
+  store.onChange((s) => {
+    chrome.rerender(<Chrome state={s} width={view.chrome.width} />);
+    const titles = ROLES.map((r) => title(r, s)).join('|');
+    if (titles !== framesTitle && s.overlay === 'none') {
+      framesTitle = titles;
+      paintFrames();
+    }
+  });
+  runner.onChange((relay) => store.update({ relay }));
+  for (const role of ROLES) {
+    const agent = runner.agents[role];
+    agent.onState((state) => store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } })));
+    agent.pane.onUpdate(() => painters[role]?.schedule());
+  }
+  let toastId = 0;
+  journal.onAppend((line) => {
+    const toast = toastFor(line);
+    if (!toast) return;
+    const id = ++toastId;
+    store.update((s) => ({ toasts: [...s.toasts.slice(-4), { id, text: toast.text, level: toast.level }] }));
+    setTimeout(() => store.update((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS).unref();
+    if (toast.notify) term.notify(`relevo: ${toast.text}`);
+  });
+
+  let finish: (code: number) => void = () => {};
+  const finished = new Promise<number>((resolveExit) => (finish = resolveExit));
+
+  const toast = (text: string, level: ToastLevel = 'info') => {
+    const id = ++toastId;
+    store.update((s) => ({ toasts: [...s.toasts.slice(-4), { id, text, level }] }));
+    setTimeout(() => store.update((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS).unref();
+  };
+
+  const run = (command: Command) => {
+    switch (command) {
+      case 'focus':
+        store.update((s) => ({ focus: peerOf(s.focus) }));
+        if (store.state.zoom || view.arrangement === 'zoomed') relayout();
+        else sink.write('');
+        return;
+      case 'zoom':
+        store.update((s) => ({ zoom: !s.zoom }));
+        relayout();
+        return;
+      case 'pause':
+        runner.dispatch({ type: 'pause' });
+        return;
+      case 'resume':
+        if (runner.state.phase !== 'paused') toast('the relay is not paused');
+        runner.dispatch({ type: 'resume' });
+        return;
+      case 'help':
+        store.update({ overlay: 'help' });
+        paintHelp();
+        return;
+      case 'quit': {
+        const active = runner.state.phase === 'running' || runner.state.phase === 'ready';
+        if (active && !store.state.confirmQuit) {
+          store.update({ confirmQuit: true });
+          return;
+        }
+        // A run left mid-way is journaled as paused by the user, so nothing is lost.
+        if (active) runner.dispatch({ type: 'pause' });
+        finish(runner.state.phase === 'done' ? 0 : 3);
+        return;
+      }
+      case 'goal':
+      case 'pending':
+      case 'step':
+      case 'scroll':
+        toast(`${command}: not available yet in this version`, 'warn');
+        return;
+    }
+  };
+
+  const keys = new KeyRouter(prefix);
+  const onData = (data: string) => {
+    if (store.state.overlay === 'help') {
+      store.update({ overlay: 'none' });
+      relayout();
+      return;
+    }
+    for (const action of keys.feed(data)) {
+      if (store.state.confirmQuit && !(action.type === 'command' && action.command === 'quit')) store.update({ confirmQuit: false });
+      if (action.type === 'forward') runner.agents[store.state.focus].type(action.data);
+      else if (action.type === 'command') run(action.command);
+      else toast(`${store.state.prefix} ${JSON.stringify(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
+    }
+    if (keys.armed !== store.state.armed) store.update({ armed: keys.armed });
+  };
+  io.stdin.on('data', onData);
+  const onResize = () => relayout();
+  io.stdout.on('resize', onResize);
+  const onSignal = () => {
+    runner.dispatch({ type: 'pause' });
+    finish(runner.state.phase === 'done' ? 0 : 3);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+  const restore = () => term.leave();
+  process.once('exit', restore);
+
+  relayout();
+  runner.start();
+  const code = await finished;
+
+  io.stdin.off('data', onData);
+  io.stdout.off('resize', onResize);
+  process.off('SIGTERM', onSignal);
+  process.off('SIGHUP', onSignal);
+  for (const role of ROLES) painters[role]?.dispose();
+  chrome.dispose();
+  help.dispose();
+  await runner.stop();
+  journal.close();
+  store.dispose();
+  term.leave();
+  process.off('exit', restore);
+  io.stdout.write(`relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}\n`);
+  return code;
+}

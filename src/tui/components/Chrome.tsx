@@ -1,0 +1,45 @@
+import { Box, Text } from 'ink';
+import type { BandInfo } from '../band.js';
+import type { TuiState } from '../store.js';
+import StatusBand from './StatusBand.js';
+
+export type Props = { readonly state: TuiState; readonly width: number };
+
+const TOAST_COLORS = { info: 'cyan', warn: 'yellow', error: 'red', done: 'green' } as const;
+
+export function bandInfo(state: TuiState): BandInfo {
+  const r = state.relay;
+  return {
+    agents: { planner: state.agents.planner.name, builder: state.agents.builder.name },
+    round: r.round,
+    budget: r.budget,
+    turn: r.turn,
+    phase: r.phase,
+    pause: r.pause?.reason ?? null,
+    stale: false,
+  };
+}
+
+/** The bottom of the screen: the status band, then the newest toast or the key hint. */
+export default function Chrome({ state, width }: Props) {
+  const toast = state.toasts.at(-1);
+  const hint = state.confirmQuit
+    ? `The relay is running. ${state.prefix} q again quits (the agents are ended); any other key stays.`
+    : state.armed
+      ? `${state.prefix} … o focus · z zoom · p pause · r resume · ? help · q quit`
+      : `${state.prefix} ? help · ${state.prefix} o focus · ${state.prefix} p pause · ${state.prefix} r resume · ${state.prefix} q quit`;
+  return (
+    <Box flexDirection="column" width={width}>
+      <StatusBand info={bandInfo(state)} width={width} />
+      {toast && !state.armed && !state.confirmQuit ? (
+        <Text wrap="truncate" color={TOAST_COLORS[toast.level]}>
+          {toast.text}
+        </Text>
+      ) : (
+        <Text wrap="truncate" dimColor={!state.confirmQuit} color={state.confirmQuit ? 'yellow' : undefined}>
+          {hint}
+        </Text>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Rect } from './layout.js';
+
+const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
+
+/** Cuts `text` to `width` columns (the title is ASCII plus a few single-width symbols). */
+const fit = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`);
+
+/**
+ * A pane's border with its title in the top line: `╭─ planner · claude · working ─╮`. The focused
+ * pane gets a bold cyan border. Cursor-addressed, so it can be painted next to anything else.
+ */
+export function paneFrame(rect: Rect, title: string, focused: boolean): string {
+  const { top, left, width, height } = rect;
+  if (width < 4 || height < 2) return '';
+  const color = focused ? '\x1b[1;36m' : '\x1b[2m';
+  const label = fit(` ${title} `, width - 4);
+  const out = [color, at(top, left), `╭─${label}${'─'.repeat(width - 3 - label.length)}╮`];
+  for (let r = 1; r < height - 1; r++) out.push(at(top + r, left), '│', at(top + r, left + width - 1), '│');
+  out.push(at(top + height - 1, left), `╰${'─'.repeat(width - 2)}╯`, '\x1b[0m');
+  return out.join('');
+}
+
+/** Paints chrome lines (from Ink) into `rect`, each line cleared to the rectangle's width. */
+export function chromeLines(rect: Rect, lines: readonly string[]): string {
+  const out: string[] = [];
+  for (let r = 0; r < rect.height; r++) {
+    out.push(at(rect.top + r, rect.left), '\x1b[0m', `\x1b[${rect.width}X`, lines[r] ?? '', '\x1b[0m');
+  }
+  return out.join('');
+}

@@ -1,0 +1,174 @@
+import type { Screen } from '../pty/screen.js';
+
+/** A rectangle on the real terminal, 0-based cells. */
+export type Rect = { readonly top: number; readonly left: number; readonly width: number; readonly height: number };
+
+/** Where frames go: `process.stdout`, or anything with a `write(string)`. */
+export type Sink = { write(chunk: string): unknown };
+
+export type PainterOptions = {
+  /** Frame-rate cap (default 30): at most one paint every `1000 / fps` ms. */
+  readonly fps?: number;
+  /** Clock, for tests; defaults to `performance.now()`. */
+  readonly now?: () => number;
+};
+
+export type PainterStats = {
+  /** Frames written (a paint with no damage writes nothing and is not counted). */
+  readonly frames: number;
+  /** Rows rewritten, over all frames. */
+  readonly rows: number;
+  /** UTF-8 bytes written, escape sequences included. */
+  readonly bytes: number;
+};
+
+const SYNC_BEGIN = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const SAVE_CURSOR = '\x1b7';
+const RESTORE_CURSOR = '\x1b8';
+const SGR_RESET = '\x1b[0m';
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
+const moveTo = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
+
+/**
+ * Paints a pane's headless screen into a rectangle of the real terminal, bypassing any layout
+ * engine: only rows whose rendering changed since the last paint are rewritten (damage tracking
+ * against the last string written per row), each as a cursor-addressed write, the whole frame in
+ * synchronized output and between DECSC/DECRC so another writer's cursor (and its SGR state) is
+ * left as it was. `schedule()` caps the frame rate with a single timeout that only exists while a
+ * paint is pending: an idle pane costs nothing.
+ */
+export class PanePainter {
+  readonly #out: Sink;
+  readonly #screen: Screen;
+  readonly #interval: number;
+  readonly #now: () => number;
+  #rect: Rect;
+  /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
+  #painted: (string | undefined)[];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastPaintAt = -Infinity;
+  #disposed = false;
+  #frames = 0;
+  #rows = 0;
+  #bytes = 0;
+
+  constructor(out: Sink, screen: Screen, rect: Rect, options: PainterOptions = {}) {
+    this.#out = out;
+    this.#screen = screen;
+    this.#rect = normalize(rect);
+    this.#painted = new Array<string | undefined>(this.#rect.height);
+    this.#interval = 1000 / Math.max(1, options.fps ?? 30);
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  get rect(): Rect {
+    return this.#rect;
+  }
+
+  /** A paint is waiting for its frame slot (a timer is armed). */
+  get pending(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  get stats(): PainterStats {
+    return { frames: this.#frames, rows: this.#rows, bytes: this.#bytes };
+  }
+
+  /**
+   * The screen may have changed: paint at the next frame slot — at once (on a 0 ms timeout, so a
+   * burst of calls in one tick makes one frame) if the last paint is older than a frame, else
+   * when a frame has passed since it. Calls while a paint is pending are free.
+   */
+  schedule(): void {
+    if (this.#disposed || this.#timer !== undefined) return;
+    const wait = Math.max(0, this.#lastPaintAt + this.#interval - this.#now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.paint();
+    }, wait);
+  }
+
+  /**
+   * Paints now, ignoring the frame cap, and cancels a pending paint. Writes nothing when no row
+   * changed. Returns whether a frame was written.
+   */
+  paint(): boolean {
+    this.#cancel();
+    if (this.#disposed) return false;
+    this.#lastPaintAt = this.#now();
+    const rows = this.damage();
+    if (rows === '') return false;
+    const frame = SYNC_BEGIN + SAVE_CURSOR + SGR_RESET + rows + RESTORE_CURSOR + SYNC_END;
+    this.#out.write(frame);
+    this.#frames++;
+    this.#bytes += Buffer.byteLength(frame);
+    return true;
+  }
+
+  /**
+   * The changed rows as cursor-addressed writes (each ends with an SGR reset), without brackets,
+   * cursor save/restore or the leading SGR reset — and records them as painted. For a caller that
+   * composes one frame out of several writers (e.g. appends this after Ink's own output); the
+   * caller must then write it, starting from default SGR attributes.
+   */
+  damage(): string {
+    if (this.#disposed) return '';
+    const { top, left, width, height } = this.#rect;
+    let out = '';
+    let count = 0;
+    for (let y = 0; y < height; y++) {
+      const row = this.#screen.styledRow(y, width, 0, left);
+      if (row === this.#painted[y]) continue;
+      this.#painted[y] = row;
+      out += moveTo(top + y, left) + row;
+      count++;
+    }
+    this.#rows += count;
+    return out;
+  }
+
+  /** Forget what the terminal shows (it was cleared or overdrawn): the next paint rewrites every row. Schedules it. */
+  invalidate(): void {
+    this.#painted.fill(undefined);
+    this.schedule();
+  }
+
+  /** Moves or resizes the rectangle; the next (scheduled) paint rewrites all of it. */
+  resize(rect: Rect): void {
+    this.#rect = normalize(rect);
+    this.#painted = new Array<string | undefined>(this.#rect.height);
+    this.schedule();
+  }
+
+  /**
+   * For the focused pane, the sequence that puts the real cursor where the program's cursor is and
+   * shows it; otherwise — or when the program hid its cursor, or it falls outside the rectangle —
+   * the sequence that hides it.
+   */
+  cursorSequence(focused: boolean): string {
+    if (!focused) return HIDE_CURSOR;
+    const { row, col, visible } = this.#screen.cursor();
+    const { top, left, width, height } = this.#rect;
+    if (!visible || row < 0 || row >= height || col < 0 || col >= width) return HIDE_CURSOR;
+    return moveTo(top + row, left + col) + SHOW_CURSOR;
+  }
+
+  /** Cancels a pending paint; later calls do nothing. Does not dispose the screen. */
+  dispose(): void {
+    this.#cancel();
+    this.#disposed = true;
+  }
+
+  #cancel(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+function normalize(rect: Rect): Rect {
+  const int = (n: number) => Math.max(0, Math.floor(n));
+  return { top: int(rect.top), left: int(rect.left), width: int(rect.width), height: int(rect.height) };
+}

@@ -1,0 +1,44 @@
+import type { AgentState, RelayState, Role } from '../protocol/index.js';
+import { Emitter } from '../pty/emitter.js';
+
+export type ToastLevel = 'info' | 'warn' | 'error' | 'done';
+export type Toast = { readonly id: number; readonly text: string; readonly level: ToastLevel };
+
+export type TuiState = {
+  readonly relay: RelayState;
+  readonly agents: Readonly<Record<Role, { readonly name: string; readonly state: AgentState | 'exited' }>>;
+  readonly focus: Role;
+  readonly zoom: boolean;
+  readonly toasts: readonly Toast[];
+  readonly overlay: 'none' | 'help';
+  /** The prefix key was pressed: the next key is a command. */
+  readonly armed: boolean;
+  /** Quit was asked once while a run is active: asking again quits. */
+  readonly confirmQuit: boolean;
+  readonly prefix: string;
+};
+
+/** The one store the TUI's views read: plain state, replaced on every change, with a change event. */
+export class Store {
+  readonly #onChange = new Emitter<TuiState>();
+  readonly onChange = this.#onChange.event;
+  #state: TuiState;
+
+  constructor(initial: TuiState) {
+    this.#state = initial;
+  }
+
+  get state(): TuiState {
+    return this.#state;
+  }
+
+  update(patch: Partial<TuiState> | ((s: TuiState) => Partial<TuiState>)): void {
+    const next = { ...this.#state, ...(typeof patch === 'function' ? patch(this.#state) : patch) };
+    this.#state = next;
+    this.#onChange.fire(next);
+  }
+
+  dispose(): void {
+    this.#onChange.dispose();
+  }
+}

@@ -1,0 +1,54 @@
+/** The real terminal relevo's TUI takes over, and gives back exactly as it found it. */
+
+const ENTER = [
+  '\x1b[?1049h', // alternate screen
+  '\x1b[?2004h', // bracketed paste: the user's pastes arrive marked
+  '\x1b[?25l', // cursor hidden until the focused pane places it
+  '\x1b[2J',
+].join('');
+const LEAVE = ['\x1b[0m', '\x1b[?2004l', '\x1b[?25h', '\x1b[?1049l'].join('');
+
+export type TerminalIo = {
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+};
+
+export class RealTerminal {
+  #active = false;
+
+  constructor(private readonly io: TerminalIo) {}
+
+  get cols(): number {
+    return this.io.stdout.columns || 80;
+  }
+
+  get rows(): number {
+    return this.io.stdout.rows || 24;
+  }
+
+  write(data: string): void {
+    this.io.stdout.write(data);
+  }
+
+  enter(): void {
+    this.#active = true;
+    this.io.stdin.setRawMode?.(true);
+    this.io.stdin.resume();
+    this.io.stdin.setEncoding('utf8');
+    this.write(ENTER);
+  }
+
+  /** Restores the terminal; safe to call twice (and from an exit handler). */
+  leave(): void {
+    if (!this.#active) return;
+    this.#active = false;
+    this.write(LEAVE);
+    this.io.stdin.setRawMode?.(false);
+    this.io.stdin.pause();
+  }
+
+  /** The bell and an OSC 9 desktop notification: the run needs the person. */
+  notify(text: string): void {
+    this.write(`\x07\x1b]9;${text.replace(/[\x00-\x1f\x7f]/g, ' ').slice(0, 200)}\x07`);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The TUI as people meet it: `relevo-tui --demo` in a real tmux server, driven with send-keys and
+ * read with capture-pane.
+ */
+import { execa } from 'execa';
+import { quote } from 'shell-quote';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, tempDir } from '../helpers/cli.js';
+
+const SOCKET = `relevo-test-${process.pid}`;
+const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
+const capture = async () => (await tmux('capture-pane', '-p', '-t', 'relevo')).stdout;
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
+
+async function until(what: string, check: (screen: string) => boolean, ms = 30_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = await capture();
+    if (check(screen)) return screen;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}; the screen was:\n${screen}`);
+}
+
+afterEach(async () => {
+  await tmux('kill-server');
+});
+
+async function start(cols: number, rows: number, extra: string[] = []): Promise<void> {
+  const cwd = tempDir();
+  const command = quote([process.execPath, BIN, '--demo', ...extra]);
+  const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, `${command}; echo "exited with $?"; sleep 60`);
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+const band = (screen: string) => screen.split('\n').find((l) => l.startsWith('relevo · ')) ?? '';
+
+describe('the TUI in tmux', () => {
+  it('shows both agents live with the band, relays to done, and quits restoring the terminal', async () => {
+    await start(180, 50);
+    const first = await until('both panes', (s) => s.includes('planner · sim') && s.includes('builder · sim') && s.includes('✻ relevo sim-agent · builder'));
+    expect(first.split('\n')[0]).toMatch(/^╭─ planner · sim · \w+ · focus ─+╮╭─ builder · sim · \w+ ─+╮$/);
+    await until('round 1 in the band', (s) => /▰▱{9} 1\/10/.test(band(s)));
+    const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
+    expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
+    expect(done).toContain('done: Goal met: Add pagination to /users with tests in 3 rounds.');
+    await keys('C-]', 'q');
+    const after = await until('the shell back', (s) => s.includes('exited with 0'));
+    expect(after).toContain('relevo-tui: done: Goal met');
+    expect(after).not.toContain('╭─ planner');
+  });
+
+  it('pauses and resumes on the prefix keys, and shows the help overlay', async () => {
+    await start(180, 50);
+    await until('the goal delivered', (s) => band(s).includes('turn: planner'));
+    await keys('C-]', 'p');
+    const paused = await until('paused', (s) => band(s).endsWith('paused: user'));
+    const round = /(\d+)\/10/.exec(band(paused))![1];
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(/(\d+)\/10/.exec(band(await capture()))![1]).toBe(round);
+    await keys('C-]', '?');
+    const help = await until('the help', (s) => s.includes('relevo keys — press C-], then:'));
+    for (const line of ['switch focus to the other pane', 'pause the relay', 'resume: send the pending handoff', 'quit (asks while a run is active)']) expect(help).toContain(line);
+    await keys('Escape');
+    await until('help closed', (s) => !s.includes('relevo keys — press'));
+    await keys('C-]', 'r');
+    await until('the relay moving again', (s) => Number(/(\d+)\/10/.exec(band(s))?.[1] ?? 0) > Number(round) || / · done$/.test(band(s)));
+  }, 90_000);
+
+  it('sends typing to the focused agent, and re-lays the panes when the window shrinks to 100 columns', async () => {
+    await start(180, 50);
+    await until('idle builder', (s) => s.includes('✻ relevo sim-agent · builder'));
+    await keys('C-]', 'o');
+    await until('builder focused', (s) => /builder · sim · \w+ · focus/.test(s));
+    await keys('-l', 'hello from the keyboard');
+    await until('typed text in the builder box', (s) => s.includes('❯ hello from the keyboard'));
+    await tmux('resize-window', '-t', 'relevo', '-x', '100', '-y', '50');
+    const stacked = await until('stacked panes', (s) => s.split('\n')[0]!.startsWith('╭─ planner') && s.split('\n').some((l, i) => i > 0 && l.startsWith('╭─ builder')));
+    // The agents see their new size: their input box rules span the new pane width (100 - 2 borders).
+    await until('the agents redrawn at 98 columns', (s) => s.includes(`│${'─'.repeat(98)}│`));
+    expect(stacked.split('\n')[0]!.length).toBe(100);
+  });
+});
