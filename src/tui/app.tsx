@@ -85,7 +85,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const cursor = () => painters[store.state.focus]?.cursorSequence(store.state.overlay === 'none') ?? '';
   const sink = { write: (s: string) => term.write(s + cursor()) };
   // Panes are not painted under an overlay; closing it repaints them whole.
-  const paneSink = { write: (s: string) => (store.state.overlay === 'none' ? sink.write(s) : undefined) };
+  const paneSink = { write: (s: string) => (store.state.overlay === 'none' ? term.write(s) : undefined) };
   const painters: Partial<Record<Role, PanePainter>> = {};
   /** The pane titles as last painted, to repaint the frames only when one changes. */
   let framesTitle = '';
@@ -124,7 +124,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       }
       agent.pane.resize(box.inner.width, box.inner.height);
       if (painters[role]) painters[role].resize(box.inner);
-      else painters[role] = new PanePainter(paneSink, agent.pane.screen, box.inner);
+      // The focused pane's cursor goes inside each frame's synchronized-output bracket.
+      else painters[role] = new PanePainter(paneSink, agent.pane.screen, box.inner, { trailer: cursor });
       painters[role].invalidate();
     }
     paintFrames();

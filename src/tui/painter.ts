@@ -11,6 +11,11 @@ export type PainterOptions = {
   readonly fps?: number;
   /** Clock, for tests; defaults to `performance.now()`. */
   readonly now?: () => number;
+  /**
+   * Appended to each frame after the cursor restore, still inside the synchronized-output
+   * bracket — e.g. the focused pane's `cursorSequence(true)`, so the cursor moves atomically.
+   */
+  readonly trailer?: () => string;
 };
 
 export type PainterStats = {
@@ -44,6 +49,7 @@ export class PanePainter {
   readonly #screen: Screen;
   readonly #interval: number;
   readonly #now: () => number;
+  readonly #trailer: (() => string) | undefined;
   #rect: Rect;
   /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
   #painted: (string | undefined)[];
@@ -61,6 +67,7 @@ export class PanePainter {
     this.#painted = new Array<string | undefined>(this.#rect.height);
     this.#interval = 1000 / Math.max(1, options.fps ?? 30);
     this.#now = options.now ?? (() => performance.now());
+    this.#trailer = options.trailer;
   }
 
   get rect(): Rect {
@@ -100,7 +107,7 @@ export class PanePainter {
     this.#lastPaintAt = this.#now();
     const rows = this.damage();
     if (rows === '') return false;
-    const frame = SYNC_BEGIN + SAVE_CURSOR + SGR_RESET + rows + RESTORE_CURSOR + SYNC_END;
+    const frame = SYNC_BEGIN + SAVE_CURSOR + SGR_RESET + rows + RESTORE_CURSOR + (this.#trailer?.() ?? '') + SYNC_END;
     this.#out.write(frame);
     this.#frames++;
     this.#bytes += Buffer.byteLength(frame);

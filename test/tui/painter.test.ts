@@ -121,6 +121,19 @@ describe('PanePainter', () => {
     expect(real.snapshot().viewport[2]).toBe('#####aV b|' + ' '.repeat(11) + '#'.repeat(19));
   });
 
+  it('puts a trailer (the focused cursor) inside the synchronized-output bracket', async () => {
+    const real = await terminal();
+    const pane = screen(16, 5);
+    await pane.write('ab\r\ncd');
+    const out = new Sink();
+    const painter: PanePainter = new PanePainter(out, pane, RECT, { trailer: () => painter.cursorSequence(true) });
+    painter.paint();
+    const frame = out.take();
+    expect(frame.endsWith(`\x1b8${E}4;8H${E}?25h${E}?2026l`)).toBe(true);
+    await real.write(frame);
+    expect(real.cursor()).toEqual({ row: 3, col: 7, visible: true });
+  });
+
   it('pads a smaller screen and crops a larger one', async () => {
     const real = await terminal();
     const small = screen(4, 2);
