@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { LANGS, type Lang } from '../protocol/index.js';
+import { parsePrefix } from '../tui/keys.js';
 import { ConfigError } from './errors.js';
 
 export const DEMO_GOAL = 'Add pagination to /users with tests';
@@ -18,6 +19,7 @@ const FLAGS = {
   'state-dir': { type: 'string' },
   'blocked-timeout': { type: 'string' },
   'ready-timeout': { type: 'string' },
+  prefix: { type: 'string' },
   cols: { type: 'string' },
   rows: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -42,7 +44,8 @@ Options:
   --state-dir DIR            where runs are journaled (default .relevo)
   --blocked-timeout SECONDS  pause when an agent waits on a prompt this long (default 600)
   --ready-timeout SECONDS    give up delivering when the peer stays busy this long (default 600)
-  --cols N, --rows N         size of each agent's terminal (default 120x40)
+  --prefix KEY               the TUI's prefix key, as C-x (default C-])
+  --cols N, --rows N         size of each agent's terminal with --headless (default 120x40)
   -h, --help                 this help
   -V, --version              the version
 
@@ -69,6 +72,7 @@ const schema = z.object({
   'state-dir': z.string().min(1, '--state-dir: empty').default('.relevo'),
   'blocked-timeout': int('blocked-timeout', 1, 86_400).default(600),
   'ready-timeout': int('ready-timeout', 1, 86_400).default(600),
+  prefix: z.string().optional(),
   cols: int('cols', 20, 1000).default(120),
   rows: int('rows', 5, 500).default(40),
   help: z.boolean().default(false),
@@ -88,6 +92,8 @@ export type Options = {
   readonly stateDir: string;
   readonly blockedTimeoutMs: number;
   readonly readyTimeoutMs: number;
+  /** The byte of the TUI's prefix key. */
+  readonly prefix: string;
   readonly cols: number;
   readonly rows: number;
   readonly help: boolean;
@@ -116,6 +122,17 @@ function parseArgsError(error: Error): ConfigError {
     default:
       return new ConfigError('usage', error.message.split('\n')[0] ?? 'invalid option');
   }
+}
+
+/** `C-]` by default: Claude Code, Codex, tmux, Herdr and shells leave it alone. */
+export const DEFAULT_PREFIX = 'C-]';
+
+function prefixByte(name: string | undefined): string {
+  const byte = parsePrefix(name ?? DEFAULT_PREFIX);
+  if (byte === null || byte === '\x1b' || byte === '\r' || byte === '\t' || byte === '\x00') {
+    throw new ConfigError('--prefix', `expected a control key such as C-] or C-b (not Esc, Enter, Tab), got "${name}"`);
+  }
+  return byte;
 }
 
 /** Parses and validates the flags; a bad one throws a ConfigError naming it. */
@@ -147,6 +164,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv): O
     stateDir: v['state-dir'],
     blockedTimeoutMs: v['blocked-timeout'] * 1000,
     readyTimeoutMs: v['ready-timeout'] * 1000,
+    prefix: prefixByte(v.prefix),
     cols: v.cols,
     rows: v.rows,
     help: v.help,

@@ -206,7 +206,8 @@ export class Screen {
   snapshot(): Snapshot {
     const buf = this.#term.buffer.active;
     const viewport: string[] = [];
-    for (let y = 0; y < this.#term.rows; y++) viewport.push(buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
+    // The live screen (the bottom of the buffer), wherever a person has scrolled the view.
+    for (let y = 0; y < this.#term.rows; y++) viewport.push(buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
     return { viewport, title: this.#title, osc: new Map(this.#osc) };
   }
 
@@ -339,6 +340,22 @@ export class Screen {
       (cell.isInvisible() ? INVISIBLE : 0) |
       (cell.isStrikethrough() ? STRIKE : 0) |
       (cell.isOverline() ? OVERLINE : 0);
+  }
+
+  /** Moves the painted view into the scrollback (negative = up); the live screen read by detection is unaffected. */
+  scrollView(lines: number): void {
+    this.#term.scrollLines(lines);
+  }
+
+  /** Back to the live screen. */
+  scrollViewToBottom(): void {
+    this.#term.scrollToBottom();
+  }
+
+  /** How many lines the painted view is above the live screen. */
+  get scrolledBack(): number {
+    const buf = this.#term.buffer.active;
+    return buf.baseY - buf.viewportY;
   }
 
   resize(cols: number, rows: number): void {

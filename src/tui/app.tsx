@@ -16,7 +16,6 @@ import { RealTerminal, type TerminalIo } from './terminal.js';
 
 const CHROME_ROWS = 2;
 const TOAST_MS = 5000;
-const DEFAULT_PREFIX = '\x1d'; // C-]: used by none of Claude Code, Codex, tmux, Herdr or a shell's usual keys
 
 /** What the journal means to the person watching: a toast, and for some the bell. */
 function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
@@ -45,7 +44,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const goal = goalOf(options);
   const agents = { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
   const term = new RealTerminal(io);
-  const prefix = DEFAULT_PREFIX;
+  const prefix = options.prefix;
   const cwd = process.cwd();
   const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
   const journal = new Journal(dir);
@@ -76,6 +75,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     zoom: false,
     toasts: [],
     overlay: 'none',
+    scroll: null,
     armed: false,
     confirmQuit: false,
     prefix: prefixName(prefix),
@@ -171,7 +171,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const run = (command: Command) => {
     switch (command) {
       case 'focus':
-        store.update((s) => ({ focus: peerOf(s.focus) }));
+        store.update((s) => ({ focus: peerOf(s.focus), scroll: null }));
         if (store.state.zoom || view.arrangement === 'zoomed') relayout();
         else sink.write('');
         return;
@@ -201,13 +201,40 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
         finish(runner.state.phase === 'done' ? 0 : 3);
         return;
       }
+      case 'scroll':
+        store.update({ scroll: runner.agents[store.state.focus].pane.screen.scrolledBack });
+        return;
       case 'goal':
       case 'pending':
       case 'step':
-      case 'scroll':
         toast(`${command}: not available yet in this version`, 'warn');
         return;
     }
+  };
+
+  /** Scroll mode keys: arrows and pages move the focused pane's view; Esc or q go back to the live screen. */
+  const scrollKey = (data: string) => {
+    const role = store.state.focus;
+    const screen = runner.agents[role].pane.screen;
+    const page = Math.max(1, (view.panes[role]?.inner.height ?? 2) - 1);
+    const moves: Record<string, number> = { '\x1b[A': -1, '\x1b[B': 1, '\x1bOA': -1, '\x1bOB': 1, '\x1b[5~': -page, '\x1b[6~': page, k: -1, j: 1 };
+    for (const key of data.match(/\x1b\[[0-9;]*[~A-Za-z]|\x1bO[A-Z]|\x1b|[^\x1b]/g) ?? []) {
+      if (key === '\x1b' || key === 'q') {
+        screen.scrollViewToBottom();
+        store.update({ scroll: null });
+        break;
+      }
+      const move = moves[key];
+      if (move !== undefined) screen.scrollView(move);
+    }
+    if (store.state.scroll !== null) store.update({ scroll: screen.scrolledBack });
+    painters[role]?.schedule();
+  };
+
+  /** A paste goes through bracketed only to an agent that asked for bracketed pastes. */
+  const forward = (data: string) => {
+    const agent = runner.agents[store.state.focus];
+    agent.type(agent.pane.screen.bracketedPaste ? data : data.replace(/\x1b\[20[01]~/g, ''));
   };
 
   const keys = new KeyRouter(prefix);
@@ -217,9 +244,13 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       relayout();
       return;
     }
+    if (store.state.scroll !== null) {
+      scrollKey(data);
+      return;
+    }
     for (const action of keys.feed(data)) {
       if (store.state.confirmQuit && !(action.type === 'command' && action.command === 'quit')) store.update({ confirmQuit: false });
-      if (action.type === 'forward') runner.agents[store.state.focus].type(action.data);
+      if (action.type === 'forward') forward(action.data);
       else if (action.type === 'command') run(action.command);
       else toast(`${store.state.prefix} ${JSON.stringify(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
     }

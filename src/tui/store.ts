@@ -11,6 +11,8 @@ export type TuiState = {
   readonly zoom: boolean;
   readonly toasts: readonly Toast[];
   readonly overlay: 'none' | 'help';
+  /** Scroll mode: the focused pane's view is this many lines above its live screen (null = not scrolling). */
+  readonly scroll: number | null;
   /** The prefix key was pressed: the next key is a command. */
   readonly armed: boolean;
   /** Quit was asked once while a run is active: asking again quits. */

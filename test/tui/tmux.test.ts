@@ -45,6 +45,14 @@ describe('the TUI in tmux', () => {
     const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
     expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
     expect(done).toContain('done: Goal met: Add pagination to /users with tests in 3 rounds.');
+    // Scroll mode: the planner's view goes back to its banner, then returns to the live screen.
+    expect(done).not.toContain('✻ relevo sim-agent · planner');
+    await keys('C-]', '[');
+    await until('scroll mode', (s) => s.includes('scroll mode (planner)'));
+    await keys('PPage', 'PPage', 'PPage');
+    await until('the planner banner', (s) => s.includes('✻ relevo sim-agent · planner'));
+    await keys('Escape');
+    await until('the live screen', (s) => !s.includes('✻ relevo sim-agent · planner') && !s.includes('scroll mode'));
     await keys('C-]', 'q');
     const after = await until('the shell back', (s) => s.includes('exited with 0'));
     expect(after).toContain('relevo-tui: done: Goal met');

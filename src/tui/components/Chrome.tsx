@@ -23,7 +23,9 @@ export function bandInfo(state: TuiState): BandInfo {
 /** The bottom of the screen: the status band, then the newest toast or the key hint. */
 export default function Chrome({ state, width }: Props) {
   const toast = state.toasts.at(-1);
-  const hint = state.confirmQuit
+  const hint = state.scroll !== null
+    ? `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`
+    : state.confirmQuit
     ? `The relay is running. ${state.prefix} q again quits (the agents are ended); any other key stays.`
     : state.armed
       ? `${state.prefix} … o focus · z zoom · p pause · r resume · ? help · q quit`
@@ -31,7 +33,7 @@ export default function Chrome({ state, width }: Props) {
   return (
     <Box flexDirection="column" width={width}>
       <StatusBand info={bandInfo(state)} width={width} />
-      {toast && !state.armed && !state.confirmQuit ? (
+      {toast && !state.armed && !state.confirmQuit && state.scroll === null ? (
         <Text wrap="truncate" color={TOAST_COLORS[toast.level]}>
           {toast.text}
         </Text>
