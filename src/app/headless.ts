@@ -20,7 +20,6 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const runner = await RelayRunner.create({
     runId,
     version,
-    goal,
     maxRounds: options.maxRounds,
     lang: options.lang,
     cwd,
@@ -35,7 +34,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const interrupt = () => runner.dispatch({ type: 'pause' });
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  runner.start();
+  runner.start(goal);
   const final = await runner.settled();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);

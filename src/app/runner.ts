@@ -26,7 +26,6 @@ import { launchFor, type AgentSpec } from './launch.js';
 export type RunnerOptions = {
   readonly runId: string;
   readonly version: string;
-  readonly goal: string;
   readonly maxRounds: number;
   readonly lang: Lang;
   readonly cwd: string;
@@ -157,9 +156,9 @@ export class RelayRunner {
     this.#blockedTimers.delete(role);
   }
 
-  /** Hands the goal to the planner. */
-  start(): void {
-    this.dispatch({ type: 'start', goal: this.options.goal });
+  /** Hands the goal to the planner: the run begins. */
+  start(goal: string): void {
+    this.dispatch({ type: 'start', goal });
   }
 
   dispatch(event: RelayEvent): void {

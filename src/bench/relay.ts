@@ -38,7 +38,6 @@ async function once(): Promise<{ wallMs: number; cpuPct: number; turnEnd: number
   const runner = await RelayRunner.create({
     runId,
     version: 'bench',
-    goal: 'Add pagination to /users with tests',
     maxRounds: 10,
     lang: 'en',
     cwd: dir,
@@ -57,7 +56,7 @@ async function once(): Promise<{ wallMs: number; cpuPct: number; turnEnd: number
   for (const role of ROLES) runner.agents[role].onTurnEnded(() => turnEnd.push(runner.agents[role].pane.quietFor()));
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  runner.start();
+  runner.start('Add pagination to /users with tests');
   const final = await runner.settled();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);

@@ -2,7 +2,11 @@ import { resolve } from 'node:path';
 import { createRunDir, Journal } from '../app/journal.js';
 import type { Options } from '../app/options.js';
 import { RelayRunner } from '../app/runner.js';
-import { agentSpec, goalOf } from '../app/setup.js';
+import { agentSpec } from '../app/setup.js';
+import { DEMO_GOAL } from '../app/options.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { editLine, emptyLine, readPromptLine, splitKeys } from './line-editor.js';
 import { peerOf, ROLES, type JournalLine, type Role } from '../protocol/index.js';
 import Chrome from './components/Chrome.js';
 import Help from './components/Help.js';
@@ -41,7 +45,7 @@ function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?
 
 /** `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible. */
 export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
-  const goal = goalOf(options);
+  const goal = options.goal ?? (options.demo ? DEMO_GOAL : null);
   const agents = { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
   const term = new RealTerminal(io);
   const prefix = options.prefix;
@@ -54,7 +58,6 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const runner = await RelayRunner.create({
     runId,
     version,
-    goal,
     maxRounds: options.maxRounds,
     lang: options.lang,
     cwd,
@@ -75,6 +78,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     zoom: false,
     toasts: [],
     overlay: 'none',
+    prompt: goal === null ? emptyLine : null,
+    promptError: null,
     scroll: null,
     armed: false,
     confirmQuit: false,
@@ -205,6 +210,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
         store.update({ scroll: runner.agents[store.state.focus].pane.screen.scrolledBack });
         return;
       case 'goal':
+        store.update({ prompt: emptyLine });
+        return;
       case 'pending':
       case 'step':
         toast(`${command}: not available yet in this version`, 'warn');
@@ -237,6 +244,43 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     agent.type(agent.pane.screen.bracketedPaste ? data : data.replace(/\x1b\[20[01]~/g, ''));
   };
 
+  // The goal prompt: a goal, or the seed's /relevo goal|pause|resume, with a history kept in the state dir.
+  const historyFile = join(resolve(cwd, options.stateDir), 'goal-history.json');
+  let history: string[] = [];
+  try {
+    history = (JSON.parse(readFileSync(historyFile, 'utf8')) as unknown[]).filter((g): g is string => typeof g === 'string');
+  } catch {
+    /* no history yet */
+  }
+  const submitGoal = (text: string) => {
+    const command = readPromptLine(text);
+    if (command.type === 'error') return store.update({ promptError: command.message });
+    store.update({ prompt: null });
+    if (command.type === 'pause') return runner.dispatch({ type: 'pause' });
+    if (command.type === 'resume') return runner.dispatch({ type: 'resume' });
+    if (runner.state.phase !== 'ready') return toast(`this run already has its goal: ${runner.state.goal ?? ''}`, 'warn');
+    history = [...history.filter((g) => g !== command.goal), command.goal].slice(-100);
+    try {
+      writeFileSync(historyFile, JSON.stringify(history, null, 1));
+    } catch {
+      /* the history is a convenience */
+    }
+    runner.start(command.goal);
+  };
+  const promptKeys = (data: string) => {
+    for (const key of splitKeys(data)) {
+      const line = store.state.prompt;
+      if (line === null) return;
+      const result = editLine(line, key, history);
+      if (store.state.promptError !== null) store.update({ promptError: null });
+      if ('submit' in result) submitGoal(result.submit);
+      else if ('cancel' in result) {
+        store.update({ prompt: null });
+        if (runner.state.phase === 'ready') toast(`no goal yet: ${store.state.prefix} g opens the goal prompt`, 'warn');
+      } else store.update({ prompt: result.state });
+    }
+  };
+
   const keys = new KeyRouter(prefix);
   const onData = (data: string) => {
     if (store.state.overlay === 'help') {
@@ -246,6 +290,10 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     }
     if (store.state.scroll !== null) {
       scrollKey(data);
+      return;
+    }
+    if (store.state.prompt !== null) {
+      promptKeys(data);
       return;
     }
     for (const action of keys.feed(data)) {
@@ -269,7 +317,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   process.once('exit', restore);
 
   relayout();
-  runner.start();
+  if (goal !== null) runner.start(goal);
   const code = await finished;
 
   io.stdin.off('data', onData);

@@ -1,5 +1,6 @@
 import type { AgentState, RelayState, Role } from '../protocol/index.js';
 import { Emitter } from '../pty/emitter.js';
+import type { LineState } from './line-editor.js';
 
 export type ToastLevel = 'info' | 'warn' | 'error' | 'done';
 export type Toast = { readonly id: number; readonly text: string; readonly level: ToastLevel };
@@ -11,6 +12,10 @@ export type TuiState = {
   readonly zoom: boolean;
   readonly toasts: readonly Toast[];
   readonly overlay: 'none' | 'help';
+  /** The goal prompt, when open. */
+  readonly prompt: LineState | null;
+  /** Why the last line given to the goal prompt was refused, until the next key. */
+  readonly promptError: string | null;
   /** Scroll mode: the focused pane's view is this many lines above its live screen (null = not scrolling). */
   readonly scroll: number | null;
   /** The prefix key was pressed: the next key is a command. */

@@ -29,7 +29,7 @@ afterEach(async () => {
 
 async function start(cols: number, rows: number, extra: string[] = []): Promise<void> {
   const cwd = tempDir();
-  const command = quote([process.execPath, BIN, '--demo', ...extra]);
+  const command = quote([process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
   const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, `${command}; echo "exited with $?"; sleep 60`);
   expect(r.exitCode, r.stderr).toBe(0);
 }
@@ -89,4 +89,18 @@ describe('the TUI in tmux', () => {
     await until('the agents redrawn at 98 columns', (s) => s.includes(`│${'─'.repeat(98)}│`));
     expect(stacked.split('\n')[0]!.length).toBe(100);
   });
+
+  it('opens the goal prompt when there is no --goal, and starts the relay with the goal typed there', async () => {
+    const sim = (role: string) => quote([process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '200']);
+    await start(180, 50, ['--planner', sim('planner'), '--builder', sim('builder')]);
+    await until('the goal prompt', (s) => s.split('\n').some((l) => l.startsWith('goal ›')) && band(s).endsWith('starting'));
+    await keys('-l', '/relevo goal');
+    await keys('Enter');
+    await until('a refusal', (s) => s.includes('⚠ usage: /relevo goal TEXT'));
+    await keys('C-u');
+    await keys('-l', 'Paginate /users');
+    await keys('Enter');
+    await until('the relay under way', (s) => / · running$/.test(band(s)) && s.includes('Goal: Paginate /users'));
+  });
 });
+

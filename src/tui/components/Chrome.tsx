@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { BandInfo } from '../band.js';
 import type { TuiState } from '../store.js';
+import GoalPrompt from './GoalPrompt.js';
 import StatusBand from './StatusBand.js';
 
 export type Props = { readonly state: TuiState; readonly width: number };
@@ -33,7 +34,9 @@ export default function Chrome({ state, width }: Props) {
   return (
     <Box flexDirection="column" width={width}>
       <StatusBand info={bandInfo(state)} width={width} />
-      {toast && !state.armed && !state.confirmQuit && state.scroll === null ? (
+      {state.prompt ? (
+        <GoalPrompt line={state.prompt} width={width} error={state.promptError} />
+      ) : toast && !state.armed && !state.confirmQuit && state.scroll === null ? (
         <Text wrap="truncate" color={TOAST_COLORS[toast.level]}>
           {toast.text}
         </Text>

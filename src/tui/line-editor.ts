@@ -1,0 +1,92 @@
+/** A one-line editor for the goal prompt. Pure: keys in, state out. */
+
+export type LineState = {
+  readonly text: string;
+  readonly cursor: number;
+  /** Position in the history while browsing it with ↑ ↓; null when editing a new line. */
+  readonly browsing: number | null;
+  readonly draft: string;
+};
+
+export type LineResult = { readonly state: LineState } | { readonly submit: string } | { readonly cancel: true };
+
+export const emptyLine: LineState = { text: '', cursor: 0, browsing: null, draft: '' };
+
+/** Splits raw input into keys: escape sequences, a paste (as one key), single characters. */
+export function splitKeys(data: string): string[] {
+  return data.match(/\x1b\[200~[\s\S]*?(?:\x1b\[201~|$)|\x1b\[[0-9;]*[~A-Za-z]|\x1bO[A-Z]|\x1b[\s\S]?|[\s\S]/gu) ?? [];
+}
+
+const at = (s: LineState, text: string, cursor: number): LineState => ({ ...s, text, cursor: Math.max(0, Math.min(text.length, cursor)) });
+
+export function editLine(s: LineState, key: string, history: readonly string[]): LineResult {
+  const { text, cursor } = s;
+  if (key.startsWith('\x1b[200~')) {
+    const pasted = key.replace(/^\x1b\[200~/, '').replace(/\x1b\[201~$/, '').replace(/\s*[\r\n]+\s*/g, ' ');
+    return { state: at(s, text.slice(0, cursor) + pasted + text.slice(cursor), cursor + pasted.length) };
+  }
+  switch (key) {
+    case '\r':
+    case '\n':
+      return { submit: text.trim() };
+    case '\x1b':
+    case '\x03':
+      return { cancel: true };
+    case '\x7f':
+    case '\b':
+      return { state: at(s, text.slice(0, Math.max(0, cursor - 1)) + text.slice(cursor), cursor - 1) };
+    case '\x1b[3~':
+      return { state: at(s, text.slice(0, cursor) + text.slice(cursor + 1), cursor) };
+    case '\x1b[D':
+    case '\x1bOD':
+      return { state: at(s, text, cursor - 1) };
+    case '\x1b[C':
+    case '\x1bOC':
+      return { state: at(s, text, cursor + 1) };
+    case '\x01':
+    case '\x1b[H':
+      return { state: at(s, text, 0) };
+    case '\x05':
+    case '\x1b[F':
+      return { state: at(s, text, text.length) };
+    case '\x15':
+      return { state: at(s, text.slice(cursor), 0) };
+    case '\x1b[A':
+    case '\x1bOA': {
+      if (history.length === 0) return { state: s };
+      const i = s.browsing === null ? history.length - 1 : Math.max(0, s.browsing - 1);
+      const draft = s.browsing === null ? text : s.draft;
+      return { state: { text: history[i]!, cursor: history[i]!.length, browsing: i, draft } };
+    }
+    case '\x1b[B':
+    case '\x1bOB': {
+      if (s.browsing === null) return { state: s };
+      const i = s.browsing + 1;
+      if (i >= history.length) return { state: { text: s.draft, cursor: s.draft.length, browsing: null, draft: '' } };
+      return { state: { ...s, text: history[i]!, cursor: history[i]!.length, browsing: i } };
+    }
+    default:
+      // Printable text only; other control keys and sequences do nothing here.
+      if (/^[^\x00-\x1f\x7f]+$/u.test(key)) return { state: at(s, text.slice(0, cursor) + key + text.slice(cursor), cursor + key.length) };
+      return { state: s };
+  }
+}
+
+export type PromptCommand = { readonly type: 'goal'; readonly goal: string } | { readonly type: 'pause' } | { readonly type: 'resume' } | { readonly type: 'error'; readonly message: string };
+
+/** What a submitted line asks for: a goal, or one of the seed's `/relevo` commands. */
+export function readPromptLine(line: string): PromptCommand {
+  const m = /^\/relevo(?:\s+(\S+))?(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!m) return line.trim() === '' ? { type: 'error', message: 'the goal is empty' } : { type: 'goal', goal: line.trim() };
+  const [, verb, rest = ''] = m;
+  switch (verb) {
+    case 'goal':
+      return rest.trim() === '' ? { type: 'error', message: 'usage: /relevo goal TEXT' } : { type: 'goal', goal: rest.trim() };
+    case 'pause':
+      return { type: 'pause' };
+    case 'resume':
+      return { type: 'resume' };
+    default:
+      return { type: 'error', message: `unknown command /relevo ${verb ?? ''}: use /relevo goal TEXT, /relevo pause or /relevo resume` };
+  }
+}

@@ -1,0 +1,91 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { initialState } from '../../src/protocol/index.js';
+import Chrome from '../../src/tui/components/Chrome.js';
+import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
+import Help from '../../src/tui/components/Help.js';
+import { editLine, emptyLine, readPromptLine, splitKeys, type LineState } from '../../src/tui/line-editor.js';
+import type { TuiState } from '../../src/tui/store.js';
+
+const state: TuiState = {
+  relay: { ...initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false } }), phase: 'running', round: 2, turn: 'builder' },
+  agents: { planner: { name: 'claude', state: 'idle' }, builder: { name: 'codex', state: 'busy' } },
+  focus: 'planner',
+  zoom: false,
+  toasts: [],
+  overlay: 'none',
+  prompt: null,
+  promptError: null,
+  scroll: null,
+  armed: false,
+  confirmQuit: false,
+  prefix: 'C-]',
+};
+
+describe('chrome', () => {
+  it('shows the band, then the key hint', () => {
+    const frame = render(<Chrome state={state} width={100} />).lastFrame()!.split('\n');
+    expect(frame[0]).toBe('relevo · planner: claude ▸ builder: codex · ▰▰▱▱▱▱▱▱▱▱ 2/10 · turn: builder · running');
+    expect(frame[1]).toContain('C-] ? help');
+  });
+
+  it('shows the newest toast instead of the hint, and the command keys once the prefix is pressed', () => {
+    const toasts = [
+      { id: 1, text: 'round 1 delivered to the builder', level: 'info' as const },
+      { id: 2, text: 'paused: no_handoff (planner)', level: 'warn' as const },
+    ];
+    expect(render(<Chrome state={{ ...state, toasts }} width={100} />).lastFrame()!.split('\n')[1]).toBe('paused: no_handoff (planner)');
+    expect(render(<Chrome state={{ ...state, toasts, armed: true }} width={100} />).lastFrame()).toContain('C-] … o focus · z zoom');
+    expect(render(<Chrome state={{ ...state, confirmQuit: true }} width={100} />).lastFrame()).toContain('q again quits');
+  });
+
+  it('lists every key in the help', () => {
+    const help = render(<Help prefix="C-]" />).lastFrame()!;
+    for (const text of ['relevo keys — press C-], then:', 'o or Tab', 'switch focus', 'zoom', 'pause the relay', 'resume', 'goal prompt', 'pending handoff', 'step mode', 'scroll mode', 'quit']) {
+      expect(help).toContain(text);
+    }
+  });
+});
+
+describe('goal prompt', () => {
+  const type = (keys: string, from: LineState = emptyLine, history: string[] = []) => {
+    let line = from;
+    for (const key of splitKeys(keys)) {
+      const r = editLine(line, key, history);
+      if (!('state' in r)) return r;
+      line = r.state;
+    }
+    return { state: line };
+  };
+
+  it('edits one line: typing, arrows, backspace, Ctrl-A / Ctrl-E / Ctrl-U, pastes on one line', () => {
+    expect(type('helo\x1b[Dl')).toEqual({ state: { text: 'hello', cursor: 4, browsing: null, draft: '' } });
+    expect(type('abc\x7f\x01X\x05Y')).toMatchObject({ state: { text: 'XabY', cursor: 4 } });
+    expect(type('abc\x15')).toMatchObject({ state: { text: '', cursor: 0 } });
+    expect(type('go: \x1b[200~two\nlines\x1b[201~')).toMatchObject({ state: { text: 'go: two lines' } });
+    expect(type('x\r')).toEqual({ submit: 'x' });
+    expect(type('x\x1b')).toEqual({ cancel: true });
+  });
+
+  it('browses the history with ↑ and ↓, keeping the draft', () => {
+    const history = ['first goal', 'second goal'];
+    expect(type('dra\x1b[A', emptyLine, history)).toMatchObject({ state: { text: 'second goal', browsing: 1 } });
+    expect(type('dra\x1b[A\x1b[A', emptyLine, history)).toMatchObject({ state: { text: 'first goal' } });
+    expect(type('dra\x1b[A\x1b[B', emptyLine, history)).toMatchObject({ state: { text: 'dra', browsing: null } });
+  });
+
+  it("understands the seed's /relevo commands", () => {
+    expect(readPromptLine('Add pagination')).toEqual({ type: 'goal', goal: 'Add pagination' });
+    expect(readPromptLine('/relevo goal Add pagination')).toEqual({ type: 'goal', goal: 'Add pagination' });
+    expect(readPromptLine('/relevo pause')).toEqual({ type: 'pause' });
+    expect(readPromptLine('/relevo resume')).toEqual({ type: 'resume' });
+    expect(readPromptLine('/relevo goal')).toMatchObject({ type: 'error', message: 'usage: /relevo goal TEXT' });
+    expect(readPromptLine('/relevo dance')).toMatchObject({ type: 'error' });
+    expect(readPromptLine('   ')).toMatchObject({ type: 'error' });
+  });
+
+  it('renders with a block cursor and a refusal', () => {
+    const frame = render(<GoalPrompt line={{ text: 'abc', cursor: 1, browsing: null, draft: '' }} width={60} error="the goal is empty" />).lastFrame()!;
+    expect(frame).toBe('goal › abc  ⚠ the goal is empty');
+  });
+});
