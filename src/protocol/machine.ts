@@ -1,4 +1,4 @@
-import { extract } from './blocks.js';
+import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
 import { goalMessage, relayMessage, rolePrompt } from './prompts.js';
 import { peerOf, type Lang, type Role } from './roles.js';
@@ -45,6 +45,8 @@ export type RelayState = {
   readonly pause: { readonly reason: PauseReason; readonly role?: Role; readonly detail?: string } | null;
   readonly goal: string | null;
   readonly summary: string | null;
+  /** Step mode: pause before each relay, the handoff kept pending until a resume sends it. */
+  readonly step: boolean;
 };
 
 export type RelayEvent =
@@ -66,7 +68,9 @@ export type RelayEvent =
   | { readonly type: 'blocked-timeout'; readonly role: Role }
   | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
   | { readonly type: 'pause' }
-  | { readonly type: 'resume' };
+  | { readonly type: 'resume' }
+  | { readonly type: 'set-step'; readonly on: boolean }
+  | { readonly type: 'edit-pending'; readonly body: string };
 
 export type Effect =
   | { readonly type: 'journal'; readonly entry: JournalEntry }
@@ -90,6 +94,7 @@ export function initialState(config: RelayConfig): RelayState {
     pause: null,
     goal: null,
     summary: null,
+    step: false,
   };
 }
 
@@ -172,6 +177,7 @@ function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEve
   if (round > state.budget) {
     return withEffects(pause({ ...received, pending: message }, 'max_rounds', { role: e.role }));
   }
+  if (state.step) return withEffects(pause({ ...received, pending: message }, 'step', { role: e.role }));
   return withEffects(dispatch(received, message));
 }
 
@@ -253,6 +259,20 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       }
       const sent = dispatch(resumed, state.pending);
       return { state: sent.state, effects: [...effects, ...sent.effects] };
+    }
+    case 'set-step':
+      if (state.step === event.on) return { state, effects: [] };
+      return { state: { ...state, step: event.on }, effects: [journal({ type: 'step_mode', on: event.on })] };
+    case 'edit-pending': {
+      const m = state.pending;
+      const body = normalizeBody(event.body);
+      if (m === null || state.delivering || body === '' || body === m.body) return { state, effects: [] };
+      const preamble = preambleFor(config, state, m.to);
+      const text = m.kind === 'goal' ? goalMessage(body, config.lang, preamble) : relayMessage(m.round, m.from as Role, body, preamble);
+      return {
+        state: { ...state, pending: { ...m, body, text } },
+        effects: [journal({ type: 'pending_edited', round: m.round, to: m.to, chars: body.length })],
+      };
     }
     default: {
       const unreachable: never = event;

@@ -5,6 +5,8 @@ import { RelayRunner } from '../app/runner.js';
 import { agentSpec } from '../app/setup.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { splitCommand } from '../app/command.js';
 import { join } from 'node:path';
 import { editLine, emptyLine, readPromptLine, splitKeys } from './line-editor.js';
 import { peerOf, ROLES, type JournalLine, type Role } from '../protocol/index.js';
@@ -88,9 +90,11 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
 
   term.enter();
   const cursor = () => painters[store.state.focus]?.cursorSequence(store.state.overlay === 'none') ?? '';
-  const sink = { write: (s: string) => term.write(s + cursor()) };
+  /** While an editor has the terminal, relevo paints nothing. */
+  let suspended = false;
+  const sink = { write: (s: string) => (suspended ? undefined : term.write(s + cursor())) };
   // Panes are not painted under an overlay; closing it repaints them whole.
-  const paneSink = { write: (s: string) => (store.state.overlay === 'none' ? term.write(s) : undefined) };
+  const paneSink = { write: (s: string) => (store.state.overlay === 'none' && !suspended ? term.write(s) : undefined) };
   const painters: Partial<Record<Role, PanePainter>> = {};
   /** The pane titles as last painted, to repaint the frames only when one changes. */
   let framesTitle = '';
@@ -105,7 +109,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     framesTitle = ROLES.map((r) => title(r, store.state)).join('|');
     for (const role of ROLES) {
       const box = view.panes[role];
-      if (box) term.write(paneFrame(box.frame, title(role, store.state), store.state.focus === role));
+      if (box && !suspended) term.write(paneFrame(box.frame, title(role, store.state), store.state.focus === role));
     }
   };
   const paintHelp = () => {
@@ -118,7 +122,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   /** Lays everything out again: the PTYs follow their boxes, and the whole screen is repainted. */
   const relayout = () => {
     view = layout(term.cols, term.rows, CHROME_ROWS, store.state.focus, store.state.zoom);
-    term.write('\x1b[0m\x1b[2J');
+    if (!suspended) term.write('\x1b[0m\x1b[2J');
     for (const role of ROLES) {
       const box = view.panes[role];
       const agent = runner.agents[role];
@@ -212,9 +216,14 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       case 'goal':
         store.update({ prompt: emptyLine });
         return;
+      case 'step': {
+        const on = !runner.state.step;
+        runner.dispatch({ type: 'set-step', on });
+        toast(on ? `step mode on: relevo pauses before each relay; ${store.state.prefix} r sends, ${store.state.prefix} e edits first` : 'step mode off');
+        return;
+      }
       case 'pending':
-      case 'step':
-        toast(`${command}: not available yet in this version`, 'warn');
+        void editPending();
         return;
     }
   };
@@ -242,6 +251,42 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const forward = (data: string) => {
     const agent = runner.agents[store.state.focus];
     agent.type(agent.pane.screen.bracketedPaste ? data : data.replace(/\x1b\[20[01]~/g, ''));
+  };
+
+  /**
+   * The pending handoff in the person's editor ($VISUAL, $EDITOR, else vi), the TUI suspended
+   * meanwhile; what they save replaces it (the header stays relevo's). Only while paused.
+   */
+  const editPending = async () => {
+    const pending = runner.state.pending;
+    if (pending === null || runner.state.phase !== 'paused' || runner.state.delivering) {
+      toast('nothing to edit: a pending handoff can be edited while the relay is paused (step mode pauses before each one)', 'warn');
+      return;
+    }
+    let editor: string[];
+    try {
+      editor = splitCommand(env.VISUAL || env.EDITOR || 'vi', 'EDITOR');
+    } catch (error) {
+      toast(`cannot run the editor: ${(error as Error).message}`, 'error');
+      return;
+    }
+    const file = join(dir, `pending-round-${pending.round}-to-${pending.to}.md`);
+    writeFileSync(file, `${pending.body}\n`);
+    suspended = true;
+    io.stdin.off('data', onData);
+    term.leave();
+    const result = await execa(editor[0]!, [...editor.slice(1), file], { stdio: 'inherit', reject: false });
+    term.enter();
+    io.stdin.on('data', onData);
+    suspended = false;
+    relayout();
+    if (result.failed) {
+      toast(`the editor failed (${(result.shortMessage ?? 'failed').split('\n')[0]}): the handoff is unchanged`, 'error');
+      return;
+    }
+    const before = runner.state.pending?.body;
+    runner.dispatch({ type: 'edit-pending', body: readFileSync(file, 'utf8') });
+    toast(runner.state.pending?.body !== before ? `round ${pending.round} for the ${pending.to} edited; ${store.state.prefix} r sends it` : 'the pending handoff is unchanged');
   };
 
   // The goal prompt: a goal, or the seed's /relevo goal|pause|resume, with a history kept in the state dir.

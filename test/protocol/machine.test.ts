@@ -274,6 +274,25 @@ describe('relay machine', () => {
     expect(deliveries(run([{ type: 'resume' }], config, r.state).effects)).toMatchObject([{ round: 2 }]);
   });
 
+  it('in step mode, pauses before each relay with the handoff pending; resume sends it', () => {
+    const on = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    expect(journal(on.effects)).toContainEqual({ type: 'step_mode', on: true });
+    expect(on.state).toMatchObject({ phase: 'paused', pause: { reason: 'step', role: 'planner' }, pending: { round: 1, body: 'step 1' } });
+    expect(deliveries(on.effects)).toHaveLength(1);
+    const sent = run([{ type: 'resume' }], flagConfig, on.state);
+    expect(deliveries(sent.effects)).toMatchObject([{ round: 1, body: 'step 1' }]);
+    expect(sent.state.budget).toBe(10);
+  });
+
+  it('lets a person edit the pending handoff before it is sent; the header stays relevo\'s', () => {
+    const paused = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    const edited = run([{ type: 'edit-pending', body: '\nstep 1, smaller\n  - only the tests  \n\n' }], flagConfig, paused.state);
+    expect(edited.state.pending).toMatchObject({ body: 'step 1, smaller\n  - only the tests', text: '[relevo ronda 1 · de planner]\nstep 1, smaller\n  - only the tests' });
+    expect(journal(edited.effects)).toEqual([{ type: 'pending_edited', round: 1, to: 'builder', chars: 'step 1, smaller\n  - only the tests'.length }]);
+    expect(run([{ type: 'edit-pending', body: '   ' }], flagConfig, paused.state).state).toBe(paused.state);
+    expect(deliveries(run([{ type: 'resume' }], flagConfig, edited.state).effects)[0]!.body).toBe('step 1, smaller\n  - only the tests');
+  });
+
   it('ignores events that make no sense in the current phase', () => {
     const s0 = initialState(flagConfig);
     expect(run([delivered('builder'), { type: 'resume' }, { type: 'pause' }, { type: 'blocked-timeout', role: 'planner' }]).state).toEqual(s0);

@@ -27,9 +27,9 @@ afterEach(async () => {
   await tmux('kill-server');
 });
 
-async function start(cols: number, rows: number, extra: string[] = []): Promise<void> {
+async function start(cols: number, rows: number, extra: string[] = [], env: string[] = []): Promise<void> {
   const cwd = tempDir();
-  const command = quote([process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
+  const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
   const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, `${command}; echo "exited with $?"; sleep 60`);
   expect(r.exitCode, r.stderr).toBe(0);
 }
@@ -101,6 +101,19 @@ describe('the TUI in tmux', () => {
     await keys('-l', 'Paginate /users');
     await keys('Enter');
     await until('the relay under way', (s) => / · running$/.test(band(s)) && s.includes('Goal: Paginate /users'));
+  });
+
+  it('step mode pauses before each relay; the pending handoff is edited in $EDITOR and then sent', async () => {
+    await start(180, 50, [], ['EDITOR=sed -i s/^Step/EDITED-Step/']);
+    await until('the panes', (s) => s.includes('✻ relevo sim-agent · builder'));
+    await keys('C-]', 's');
+    await until('step mode on', (s) => s.includes('step mode on'));
+    const paused = await until('paused before round 1', (s) => band(s).endsWith('paused: step'));
+    expect(paused).not.toContain('❯ [relevo ronda 1 · de planner]');
+    await keys('C-]', 'e');
+    await until('edited', (s) => s.includes('round 1 for the builder edited'));
+    await keys('C-]', 'r');
+    await until('the edited step in the builder', (s) => s.includes('EDITED-Step 1 of 3'));
   });
 });
 

@@ -9,6 +9,7 @@ export const PAUSE_REASONS = [
   'agent_blocked',
   'agent_exited',
   'user',
+  'step',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
@@ -71,6 +72,15 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     pending_to: role.optional(),
   }),
   z.strictObject({ type: z.literal('resumed'), budget: z.number().int().nonnegative() }),
+  /** Step mode: relevo asks before each relay (it pauses with reason `step`, the pending handoff kept). */
+  z.strictObject({ type: z.literal('step_mode'), on: z.boolean() }),
+  /** A person edited the pending handoff before it was sent. */
+  z.strictObject({
+    type: z.literal('pending_edited'),
+    round: z.number().int().nonnegative(),
+    to: role,
+    chars: z.number().int().nonnegative(),
+  }),
   z.strictObject({ type: z.literal('done'), summary: z.string(), rounds: z.number().int().nonnegative() }),
   z.strictObject({
     type: z.literal('agent_exited'),
