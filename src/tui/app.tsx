@@ -18,6 +18,7 @@ import { layout, type Layout } from './layout.js';
 import { OffscreenInk } from './offscreen.js';
 import { PanePainter } from './painter.js';
 import { Store, type ToastLevel, type TuiState } from './store.js';
+import { toastOverlay, toastRect } from './toasts.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
 
 const CHROME_ROWS = 2;
@@ -90,6 +91,15 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
 
   term.enter();
   const cursor = () => painters[store.state.focus]?.cursorSequence(store.state.overlay === 'none') ?? '';
+  /** The toast stack over the panes' corner, drawn after every pane frame so it stays on top. */
+  const toasts = () => {
+    const s = store.state;
+    if (s.overlay !== 'none' || s.toasts.length === 0) return '';
+    const box = view.panes[s.focus];
+    const c = box ? runner.agents[s.focus].pane.screen.cursor() : null;
+    const at = box && c ? { row: box.inner.top + c.row, col: box.inner.left + c.col } : null;
+    return toastOverlay(s.toasts, toastRect(s.toasts.length, term.cols, view.chrome.top, at));
+  };
   /** While an editor has the terminal, relevo paints nothing. */
   let suspended = false;
   const sink = { write: (s: string) => (suspended ? undefined : term.write(s + cursor())) };
@@ -98,6 +108,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const painters: Partial<Record<Role, PanePainter>> = {};
   /** The pane titles as last painted, to repaint the frames only when one changes. */
   let framesTitle = '';
+  let shownToasts = 0;
   const chrome = new OffscreenInk(<Chrome state={store.state} width={view.chrome.width} />, view.chrome.width);
   const helpWidth = () => Math.min(90, term.cols);
   const help = new OffscreenInk(<Help prefix={store.state.prefix} />, helpWidth());
@@ -134,7 +145,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       agent.pane.resize(box.inner.width, box.inner.height);
       if (painters[role]) painters[role].resize(box.inner);
       // The focused pane's cursor goes inside each frame's synchronized-output bracket.
-      else painters[role] = new PanePainter(paneSink, agent.pane.screen, box.inner, { trailer: cursor });
+      else painters[role] = new PanePainter(paneSink, agent.pane.screen, box.inner, { trailer: () => toasts() + cursor() });
       painters[role].invalidate();
     }
     paintFrames();
@@ -146,6 +157,9 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   // Views follow the store.
   store.onChange((s) => {
     chrome.rerender(<Chrome state={s} width={view.chrome.width} />);
+    if (s.toasts.length < shownToasts) for (const role of ROLES) painters[role]?.invalidate();
+    else if (s.toasts.length > shownToasts) sink.write(toasts());
+    shownToasts = s.toasts.length;
     const titles = ROLES.map((r) => title(r, s)).join('|');
     if (titles !== framesTitle && s.overlay === 'none') {
       framesTitle = titles;

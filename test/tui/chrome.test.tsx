@@ -6,6 +6,7 @@ import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
 import { editLine, emptyLine, readPromptLine, splitKeys, type LineState } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
+import { toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
 
 const state: TuiState = {
   relay: { ...initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false } }), phase: 'running', round: 2, turn: 'builder' },
@@ -29,13 +30,8 @@ describe('chrome', () => {
     expect(frame[1]).toContain('C-] ? help');
   });
 
-  it('shows the newest toast instead of the hint, and the command keys once the prefix is pressed', () => {
-    const toasts = [
-      { id: 1, text: 'round 1 delivered to the builder', level: 'info' as const },
-      { id: 2, text: 'paused: no_handoff (planner)', level: 'warn' as const },
-    ];
-    expect(render(<Chrome state={{ ...state, toasts }} width={100} />).lastFrame()!.split('\n')[1]).toBe('paused: no_handoff (planner)');
-    expect(render(<Chrome state={{ ...state, toasts, armed: true }} width={100} />).lastFrame()).toContain('C-] … o focus · z zoom');
+  it('shows the command keys once the prefix is pressed, and asks before quitting a running relay', () => {
+    expect(render(<Chrome state={{ ...state, armed: true }} width={100} />).lastFrame()).toContain('C-] … o focus · z zoom');
     expect(render(<Chrome state={{ ...state, confirmQuit: true }} width={100} />).lastFrame()).toContain('q again quits');
   });
 
@@ -87,5 +83,30 @@ describe('goal prompt', () => {
   it('renders with a block cursor and a refusal', () => {
     const frame = render(<GoalPrompt line={{ text: 'abc', cursor: 1, browsing: null, draft: '' }} width={60} error="the goal is empty" />).lastFrame()!;
     expect(frame).toBe('goal › abc  ⚠ the goal is empty');
+  });
+});
+
+describe('toasts', () => {
+  const toasts = [
+    { id: 1, text: 'round 1 delivered to the builder', level: 'info' as const },
+    { id: 2, text: 'paused: no_handoff (planner): a very long reason that will not fit in the corner at all', level: 'warn' as const },
+  ];
+
+  it('stack in the top-right corner, newest last, cut to their width', () => {
+    const rect = toastRect(2, 200, 48, null)!;
+    expect(rect).toEqual({ top: 1, left: 108, width: 90, height: 2 });
+    const lines = toastLines(toasts, 40).map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
+    expect(lines).toEqual([` ● ${'round 1 delivered to the builder'.padEnd(36)} `, ' ▲ paused: no_handoff (planner): a ver… ']);
+    expect(lines.every((l) => l.length === 40)).toBe(true);
+  });
+
+  it('move to the bottom corner rather than cover the focused cursor line', () => {
+    expect(toastRect(2, 200, 48, { row: 2, col: 120 })).toMatchObject({ top: 45 });
+    expect(toastRect(2, 200, 48, { row: 2, col: 40 })).toMatchObject({ top: 1 }); // the cursor is in the other half
+    expect(toastRect(0, 200, 48, null)).toBeNull();
+  });
+
+  it('are painted cursor-addressed inside their rectangle', () => {
+    expect(toastOverlay(toasts.slice(0, 1), { top: 1, left: 138, width: 60, height: 1 })).toMatch(/^\x1b\[2;138H/);
   });
 });

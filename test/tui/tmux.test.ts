@@ -83,6 +83,8 @@ describe('the TUI in tmux', () => {
     await until('builder focused', (s) => /builder · sim · \w+ · focus/.test(s));
     await keys('-l', 'hello from the keyboard');
     await until('typed text in the builder box', (s) => s.includes('❯ hello from the keyboard'));
+    await keys('Enter');
+    await until('the builder answering the person', (s) => s.includes('● You said: hello from the keyboard'));
     await tmux('resize-window', '-t', 'relevo', '-x', '100', '-y', '50');
     const stacked = await until('stacked panes', (s) => s.split('\n')[0]!.startsWith('╭─ planner') && s.split('\n').some((l, i) => i > 0 && l.startsWith('╭─ builder')));
     // The agents see their new size: their input box rules span the new pane width (100 - 2 borders).

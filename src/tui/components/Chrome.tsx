@@ -6,8 +6,6 @@ import StatusBand from './StatusBand.js';
 
 export type Props = { readonly state: TuiState; readonly width: number };
 
-const TOAST_COLORS = { info: 'cyan', warn: 'yellow', error: 'red', done: 'green' } as const;
-
 export function bandInfo(state: TuiState): BandInfo {
   const r = state.relay;
   return {
@@ -21,9 +19,8 @@ export function bandInfo(state: TuiState): BandInfo {
   };
 }
 
-/** The bottom of the screen: the status band, then the newest toast or the key hint. */
+/** The bottom of the screen: the status band, then the goal prompt or the key hint (toasts stack in a corner). */
 export default function Chrome({ state, width }: Props) {
-  const toast = state.toasts.at(-1);
   const hint = state.scroll !== null
     ? `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`
     : state.confirmQuit
@@ -36,10 +33,6 @@ export default function Chrome({ state, width }: Props) {
       <StatusBand info={bandInfo(state)} width={width} />
       {state.prompt ? (
         <GoalPrompt line={state.prompt} width={width} error={state.promptError} />
-      ) : toast && !state.armed && !state.confirmQuit && state.scroll === null ? (
-        <Text wrap="truncate" color={TOAST_COLORS[toast.level]}>
-          {toast.text}
-        </Text>
       ) : (
         <Text wrap="truncate" dimColor={!state.confirmQuit} color={state.confirmQuit ? 'yellow' : undefined}>
           {hint}
