@@ -115,7 +115,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const paintChrome = () => sink.write(chromeLines(view.chrome, chrome.lines));
   chrome.onFrame(() => paintChrome());
 
-  const title = (role: Role, s: TuiState) => `${role} · ${s.agents[role].name} · ${s.agents[role].state}${s.focus === role ? ' · focus' : ''}`;
+  const stateName = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
+  const title = (role: Role, s: TuiState) => `${role} · ${s.agents[role].name} · ${stateName[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}`;
   const paintFrames = () => {
     framesTitle = ROLES.map((r) => title(r, store.state)).join('|');
     for (const role of ROLES) {
