@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
-import { createRunDir, Journal } from '../app/journal.js';
 import type { Options } from '../app/options.js';
-import { RelayRunner } from '../app/runner.js';
-import { agentSpec } from '../app/setup.js';
+import { createRun } from '../app/setup.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
@@ -49,29 +47,13 @@ function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?
 /** `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible. */
 export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
   const goal = options.goal ?? (options.demo ? DEMO_GOAL : null);
-  const agents = { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
   const term = new RealTerminal(io);
   const prefix = options.prefix;
   const cwd = process.cwd();
-  const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
-  const journal = new Journal(dir);
-
   let view: Layout = layout(term.cols, term.rows, CHROME_ROWS, 'planner', false);
   const firstInner = view.panes.planner?.inner ?? { width: options.cols, height: options.rows };
-  const runner = await RelayRunner.create({
-    runId,
-    version,
-    maxRounds: options.maxRounds,
-    lang: options.lang,
-    cwd,
-    env,
-    cols: firstInner.width,
-    rows: firstInner.height,
-    blockedTimeoutMs: options.blockedTimeoutMs,
-    readyTimeoutMs: options.readyTimeoutMs,
-    agents,
-    journal,
-  });
+  const { runner, journal, dir } = await createRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
+  const agents = runner.agents;
 
   const name = (role: Role) => agents[role].profile.data.id;
   const store = new Store({
