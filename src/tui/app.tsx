@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { splitCommand } from '../app/command.js';
 import { join } from 'node:path';
 import { editLine, emptyLine, readPromptLine, splitKeys } from './line-editor.js';
-import { peerOf, ROLES, type JournalLine, type Role } from '../protocol/index.js';
+import { peerOf, ROLES, type Role } from '../protocol/index.js';
 import Chrome from './components/Chrome.js';
 import Help from './components/Help.js';
 import { chromeLines, paneFrame } from './frame.js';
@@ -16,33 +16,11 @@ import { layout, type Layout } from './layout.js';
 import { OffscreenInk } from './offscreen.js';
 import { PanePainter } from './painter.js';
 import { Store, type ToastLevel, type TuiState } from './store.js';
-import { toastOverlay, toastRect } from './toasts.js';
+import { toastFor, toastOverlay, toastRect } from './toasts.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
 
 const CHROME_ROWS = 2;
 const TOAST_MS = 5000;
-
-/** What the journal means to the person watching: a toast, and for some the bell. */
-function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
-  switch (line.type) {
-    case 'delivered':
-      return line.kind === 'goal' ? { text: 'goal sent to the planner', level: 'info' } : { text: `round ${line.round} delivered to the ${line.to}`, level: 'info' };
-    case 'lookalike':
-      return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
-    case 'paused':
-      return { text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — ${'resume with the prefix then r'}`, level: line.reason === 'delivery_failed' ? 'error' : 'warn', notify: true };
-    case 'blocked':
-      return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
-    case 'agent_exited':
-      return { text: `the ${line.role} exited (code ${line.exit_code})`, level: 'error' };
-    case 'done':
-      return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
-    case 'hook_rejected':
-      return { text: `hook message refused: ${line.reason}`, level: 'warn' };
-    default:
-      return null;
-  }
-}
 
 /** `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible. */
 export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {

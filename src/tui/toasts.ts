@@ -1,3 +1,4 @@
+import type { JournalLine } from '../protocol/index.js';
 import type { Toast, ToastLevel } from './store.js';
 import type { Rect } from './layout.js';
 
@@ -32,4 +33,26 @@ export function toastOverlay(toasts: readonly Toast[], rect: Rect | null): strin
   return toastLines(toasts, rect.width)
     .map((line, i) => `\x1b[${rect.top + i + 1};${Math.max(1, rect.left)}H${margin}${line}${margin}`)
     .join('');
+}
+
+/** What the journal means to the person watching: a toast, and for some the bell. */
+export function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
+  switch (line.type) {
+    case 'delivered':
+      return line.kind === 'goal' ? { text: 'goal sent to the planner', level: 'info' } : { text: `round ${line.round} delivered to the ${line.to}`, level: 'info' };
+    case 'lookalike':
+      return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
+    case 'paused':
+      return { text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — the prefix then r resumes`, level: line.reason === 'delivery_failed' ? 'error' : 'warn', notify: true };
+    case 'blocked':
+      return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
+    case 'agent_exited':
+      return { text: `the ${line.role} exited (code ${line.exit_code})`, level: 'error' };
+    case 'done':
+      return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
+    case 'hook_rejected':
+      return { text: `hook message refused: ${line.reason}`, level: 'warn' };
+    default:
+      return null;
+  }
 }

@@ -6,7 +6,7 @@ import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
 import { editLine, emptyLine, readPromptLine, splitKeys, type LineState } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
-import { toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
+import { toastFor, toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
 
 const state: TuiState = {
   relay: { ...initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false } }), phase: 'running', round: 2, turn: 'builder' },
@@ -104,6 +104,17 @@ describe('toasts', () => {
     expect(toastRect(2, 200, 48, { row: 2, col: 120 })).toMatchObject({ top: 45 });
     expect(toastRect(2, 200, 48, { row: 2, col: 40 })).toMatchObject({ top: 1 }); // the cursor is in the other half
     expect(toastRect(0, 200, 48, null)).toBeNull();
+  });
+
+  it('say what the journal means, and ring for what needs the person', () => {
+    const at = { seq: 1, ts: '2026-11-30T00:00:00.000Z' };
+    expect(toastFor({ ...at, type: 'delivered', kind: 'handoff', round: 2, from: 'planner', to: 'builder', sha256: 'a'.repeat(64), chars: 1, attempts: 1 })).toEqual({ text: 'round 2 delivered to the builder', level: 'info' });
+    expect(toastFor({ ...at, type: 'paused', reason: 'delivery_failed', role: 'builder', detail: 'not submitted' })).toMatchObject({ level: 'error', notify: true });
+    expect(toastFor({ ...at, type: 'done', summary: 'Shipped.\nmore', rounds: 3 })).toEqual({ text: 'done: Shipped.', level: 'done', notify: true });
+    expect(toastFor({ ...at, type: 'blocked', role: 'builder' })).toMatchObject({ level: 'warn', notify: true });
+    expect(toastFor({ ...at, type: 'lookalike', role: 'builder', line: '[relevo ronda 9 · de planner]' })?.text).toContain('discarded');
+    expect(toastFor({ ...at, type: 'agent_exited', role: 'planner', exit_code: 1 })).toMatchObject({ level: 'error' });
+    expect(toastFor({ ...at, type: 'goal', text: 'G' })).toBeNull();
   });
 
   it('are painted cursor-addressed inside their rectangle', () => {
