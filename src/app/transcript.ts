@@ -18,13 +18,23 @@ export function claudeProjectDir(env: NodeJS.ProcessEnv, cwd: string): string {
   return join(env.HOME ?? homedir(), '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
 }
 
-async function newest(files: string[], since: number): Promise<string | null> {
-  let best: { file: string; mtime: number } | null = null;
+/** Files written at or after `since`, newest first. */
+async function recent(files: string[], since: number): Promise<string[]> {
+  const dated: { file: string; mtime: number }[] = [];
   for (const file of files) {
     const mtime = (await stat(file).catch(() => null))?.mtimeMs ?? -1;
-    if (mtime >= since && (best === null || mtime > best.mtime)) best = { file, mtime };
+    if (mtime >= since) dated.push({ file, mtime });
   }
-  return best?.file ?? null;
+  return dated.sort((a, b) => b.mtime - a.mtime).map((d) => d.file);
+}
+
+/** The first final text found in the given files (an agent may also write side sessions, e.g. to name the session). */
+async function firstFinal(files: readonly string[], read: (lines: unknown[]) => string | null): Promise<string | null> {
+  for (const file of files) {
+    const text = read(jsonLines(await readFile(file, 'utf8').catch(() => '')));
+    if (text !== null) return text;
+  }
+  return null;
 }
 
 async function listJsonl(dir: string, depth: number): Promise<string[]> {
@@ -101,15 +111,13 @@ export function codexFinalText(lines: readonly unknown[]): string | null {
 export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQuery): Promise<string | null> {
   switch (kind) {
     case 'claude-projects': {
-      const file = q.path ?? (await newest(await listJsonl(claudeProjectDir(q.env, q.cwd), 0), q.since));
-      if (file === null) return null;
-      return claudeFinalText(jsonLines(await readFile(file, 'utf8').catch(() => '')));
+      const files = q.path ? [q.path] : await recent(await listJsonl(claudeProjectDir(q.env, q.cwd), 0), q.since);
+      return firstFinal(files, claudeFinalText);
     }
     case 'codex-rollout': {
       const home = q.env.CODEX_HOME ?? join(q.env.HOME ?? homedir(), '.codex');
-      const file = q.path ?? (await newest(await listJsonl(join(home, 'sessions'), 3), q.since));
-      if (file === null) return null;
-      return codexFinalText(jsonLines(await readFile(file, 'utf8').catch(() => '')));
+      const files = q.path ? [q.path] : await recent(await listJsonl(join(home, 'sessions'), 3), q.since);
+      return firstFinal(files, codexFinalText);
     }
   }
 }

@@ -48,6 +48,10 @@ describe('transcripts', () => {
     expect(await readTranscriptReply('claude-projects', { env: { HOME: home }, cwd, since })).toBeNull();
     utimesSync(file, new Date(), new Date());
     expect(await readTranscriptReply('claude-projects', { env: { HOME: home }, cwd, since })).toBe('answer');
+    // A newer side session (the CLI naming the session, say) with no answer does not hide the main one.
+    writeFileSync(join(dir, 'side.jsonl'), JSON.stringify(claudeUser('name this session')));
+    utimesSync(join(dir, 'side.jsonl'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    expect(await readTranscriptReply('claude-projects', { env: { HOME: home }, cwd, since })).toBe('answer');
 
     const codexHome = join(home, 'codex');
     const day = join(codexHome, 'sessions', '2026', '11', '30');
