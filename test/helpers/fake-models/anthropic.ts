@@ -82,15 +82,7 @@ export class FakeAnthropic extends FakeModelServer {
       return;
     }
     const body = record.body;
-    let reply: ScriptedReply;
-    if (isTitleRequest(body)) {
-      record.kind = 'title';
-      reply = { text: JSON.stringify({ title: this.title }), chunkSize: 1000 };
-    } else {
-      record.kind = 'main';
-      reply = this.nextReply();
-      record.reply = reply;
-    }
+    const reply = this.replyFor(record, isTitleRequest(body));
     const model = typeof body['model'] === 'string' ? body['model'] : MODEL_FALLBACK;
     if (body['stream'] === true) await this.#stream(record, res, model, reply);
     else this.json(record, res, 200, this.#message(model, this.#blocks(reply)));

@@ -208,6 +208,18 @@ export abstract class FakeModelServer {
   abstract systemTextOf(body: unknown): string;
 
   /** The next scripted reply, or a short placeholder when the script is empty. */
+  /** The title side request gets the title as JSON; a main turn takes the next scripted reply. */
+  protected replyFor(record: RecordedRequest, title: boolean): ScriptedReply {
+    if (title) {
+      record.kind = 'title';
+      return { text: JSON.stringify({ title: this.title }), chunkSize: 1000 };
+    }
+    record.kind = 'main';
+    const reply = this.nextReply();
+    record.reply = reply;
+    return reply;
+  }
+
   protected nextReply(): ScriptedReply {
     return this.#queue.shift() ?? { text: NO_SCRIPTED_REPLY };
   }

@@ -69,15 +69,7 @@ export class FakeOpenAI extends FakeModelServer {
       return;
     }
     const body = record.body;
-    let reply: ScriptedReply;
-    if (isTitleRequest(body)) {
-      record.kind = 'title';
-      reply = { text: JSON.stringify({ title: this.title }), chunkSize: 1000 };
-    } else {
-      record.kind = 'main';
-      reply = this.nextReply();
-      record.reply = reply;
-    }
+    const reply = this.replyFor(record, isTitleRequest(body));
     const model = typeof body['model'] === 'string' ? body['model'] : 'gpt-fake';
     if (body['stream'] === false) {
       this.json(record, res, 200, this.#response(model, 'completed', this.#items(reply)));
