@@ -3,7 +3,7 @@ export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } f
 export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
 export { sanitizeForTyping } from './sanitize.js';
 export { rolePrompt, goalMessage, relayMessage } from './prompts.js';
-export { reconstructReply, joinRows, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
+export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
 export {
   initialState,
   step,

@@ -32,16 +32,22 @@ function lastMatch(lines: readonly string[], re: RegExp): number {
   return -1;
 }
 
+/** Index of the first line of the agent's chrome (its input line and what is stacked on it), or -1. */
+export function chromeStart(lines: readonly string[], layout: ReplyLayout): number {
+  let at = lastMatch(lines, layout.prompt);
+  if (at < 0) return -1;
+  while (at > 0) {
+    const above = lines[at - 1]!;
+    if (above !== '' && !layout.chrome.some((re) => re.test(above))) break;
+    at--;
+  }
+  return at;
+}
+
 /** Everything above the agent's input line and the chrome stacked on it. */
 export function cutChrome(lines: readonly string[], layout: ReplyLayout): string[] {
-  let end = lastMatch(lines, layout.prompt);
-  if (end < 0) return [...lines];
-  while (end > 0) {
-    const above = lines[end - 1]!;
-    if (above !== '' && !layout.chrome.some((re) => re.test(above))) break;
-    end--;
-  }
-  return lines.slice(0, end);
+  const end = chromeStart(lines, layout);
+  return end < 0 ? [...lines] : lines.slice(0, end);
 }
 
 const startsWithGutter = (line: string, layout: ReplyLayout): boolean => layout.gutter.some((g) => line.startsWith(g));

@@ -1,4 +1,4 @@
-import { reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
+import { chromeStart, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
 import { detect, type Detection } from './detect.js';
 import { deliver, type DeliveryResult } from './deliver.js';
 import { Emitter } from './emitter.js';
@@ -110,12 +110,8 @@ export class AgentPane {
 
   /** Row where the agent's chrome (input box and what is stacked on it) starts, else the cursor row. */
   #chromeRow(lines: readonly string[]): number {
-    const layout = this.profile.layout;
-    let at = -1;
-    for (let i = lines.length - 1; i >= 0 && at < 0; i--) if (layout.prompt.test(lines[i]!)) at = i;
-    if (at < 0) return this.pane.screen.cursorRow;
-    while (at > 0 && (lines[at - 1] === '' || layout.chrome.some((re) => re.test(lines[at - 1]!)))) at--;
-    return at;
+    const at = chromeStart(lines, this.profile.layout);
+    return at < 0 ? this.pane.screen.cursorRow : at;
   }
 
   #startTurn(sent: string | undefined, from: Mark): void {
