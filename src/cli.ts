@@ -21,6 +21,10 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     const { runSimAgent } = await import('./sim/index.js');
     return runSimAgent(args.slice(1));
   }
+  if (args[0] === 'runs' || args[0] === 'show') {
+    const { runHistory } = await import('./app/history.js');
+    return runHistory(args, env, io);
+  }
   try {
     const options = parseOptions(args, env);
     if (options.help) {

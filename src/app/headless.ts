@@ -1,5 +1,6 @@
 import type { Options } from './options.js';
-import { createRun, goalOf } from './setup.js';
+import { basename } from 'node:path';
+import { goalOf, openRun } from './setup.js';
 
 export const EXIT_DONE = 0;
 export const EXIT_PAUSED = 3;
@@ -8,24 +9,28 @@ type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.Writ
 
 /** `--headless`: runs the relay with no UI, one JSON line per journal event on stdout; exits at done or at the first pause. */
 export async function runHeadless(options: Options, version: string, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  const goal = goalOf(options);
-  const { runner, journal } = await createRun(options, version, env, { cols: options.cols, rows: options.rows }, (line) =>
+  const goal = options.resume === false ? goalOf(options) : null;
+  const { runner, journal, dir, unlock } = await openRun(options, version, env, { cols: options.cols, rows: options.rows }, (line) =>
     io.stdout.write(`${JSON.stringify(line)}\n`),
   );
   const interrupt = () => runner.dispatch({ type: 'pause' });
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-  runner.start(goal);
+  if (goal === null) runner.resumeRun();
+  else runner.start(goal);
   const final = await runner.settled();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   await runner.stop();
   journal.close();
+  unlock();
   if (final.phase === 'done') return EXIT_DONE;
   const p = final.pause;
   const who = p?.role ? ` (${p.role})` : '';
   const detail = p?.detail ? `: ${p.detail}` : '';
   const kept = final.pending ? `; round ${final.pending.round} for the ${final.pending.to} is kept` : '';
-  io.stderr.write(`relevo-tui: paused: ${p?.reason ?? 'unknown'}${who}${detail}${kept} — journal: ${journal.path}\n`);
+  io.stderr.write(
+    `relevo-tui: paused: ${p?.reason ?? 'unknown'}${who}${detail}${kept} — journal: ${journal.path}; go on with: relevo-tui --resume ${basename(dir)}\n`,
+  );
   return EXIT_PAUSED;
 }

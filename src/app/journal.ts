@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { journalEntrySchema, type JournalEntry, type JournalLine } from '../protocol/index.js';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { journalEntrySchema, journalLineSchema, type JournalEntry, type JournalLine } from '../protocol/index.js';
 import { Emitter } from '../pty/emitter.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -41,9 +41,14 @@ export class Journal {
   readonly onAppend = this.#onAppend.event;
   #seq = 0;
 
-  constructor(readonly dir: string) {
+  /** Appends to `<dir>/events.jsonl`; a resumed run's journal goes on after its last `seq`. */
+  constructor(
+    readonly dir: string,
+    lastSeq = 0,
+  ) {
     this.path = join(dir, 'events.jsonl');
     this.#fd = openSync(this.path, 'a', 0o644);
+    this.#seq = lastSeq;
   }
 
   append(entry: JournalEntry): JournalLine {
@@ -58,5 +63,56 @@ export class Journal {
   close(): void {
     this.#onAppend.dispose();
     closeSync(this.#fd);
+  }
+}
+
+/**
+ * The lines of a run's journal. A line torn by a kill in the middle of a write (no newline at the
+ * end, or not JSON) is dropped, and with `repair` cut from the file so appends start clean.
+ */
+export function readJournal(path: string, repair = false): JournalLine[] {
+  const text = readFileSync(path, 'utf8');
+  const end = text.lastIndexOf('\n') + 1;
+  if (repair && end < text.length) truncateSync(path, end);
+  const lines: JournalLine[] = [];
+  for (const raw of text.slice(0, end).split('\n')) {
+    if (raw.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    const parsed = journalLineSchema.safeParse(value);
+    if (parsed.success) lines.push(parsed.data);
+  }
+  return lines;
+}
+
+/** `<dir>/lock`: one relevo process per run. A lock left by a dead process is taken over. */
+export function lockRun(dir: string): () => void {
+  const path = join(dir, 'lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, `${JSON.stringify({ pid: process.pid, since: new Date().toISOString() })}\n`, { flag: 'wx' });
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = lockHolder(dir);
+      if (holder !== null) throw new Error(`run ${basename(dir)} is in use by relevo-tui (pid ${holder})`);
+      rmSync(path, { force: true });
+    }
+  }
+  throw new Error(`run ${basename(dir)}: could not take its lock`);
+}
+
+/** The pid of the live relevo process holding the run, or null. */
+export function lockHolder(dir: string): number | null {
+  try {
+    const { pid } = JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')) as { pid: number };
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
   }
 }

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { LANGS, type Lang } from '../protocol/index.js';
+import { LANGS, type DeliveryPolicy, type Lang } from '../protocol/index.js';
 import { parsePrefix } from '../tui/keys.js';
 import { ConfigError } from './errors.js';
 
@@ -22,12 +22,19 @@ const FLAGS = {
   prefix: { type: 'string' },
   cols: { type: 'string' },
   rows: { type: 'string' },
+  resume: { type: 'boolean' },
+  deliver: { type: 'string' },
+  'deliver-max-bytes': { type: 'string' },
+  'deliver-max-lines': { type: 'string' },
+  memory: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const USAGE = `Usage: relevo-tui [options]
        relevo-tui sim-agent [--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]
+       relevo-tui runs [--state-dir DIR] [--json]
+       relevo-tui show [RUN] [--state-dir DIR] [--json]
 
 Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.
 
@@ -46,8 +53,18 @@ Options:
   --ready-timeout SECONDS    give up delivering when the peer stays busy this long (default 600)
   --prefix KEY               the TUI's prefix key, as C-x (default C-])
   --cols N, --rows N         size of each agent's terminal with --headless (default 120x40)
+  --resume [RUN]             go on with an interrupted or paused run (default: the latest)
+  --deliver auto|file|inline how handoffs are typed: auto (default) types a handoff over
+                             --deliver-max-bytes (4096) or --deliver-max-lines (60) as the
+                             path of its HANDOFF.md; file always does; inline never does
+  --memory                   store each round's handoff summary and the <done> summary in
+                             mnemosyne (bank named after the project), when it is installed
   -h, --help                 this help
   -V, --version              the version
+
+Commands:
+  runs                       list the runs in the state dir, newest first (id, start, rounds, state, goal)
+  show [RUN]                 print a run's handoffs in order with their status, and its <done> summary
 
 Exit codes: 0 done · 3 paused (reason on stderr and in the journal) · 2 bad usage or config.
 `;
@@ -75,6 +92,11 @@ const schema = z.object({
   prefix: z.string().optional(),
   cols: int('cols', 20, 1000).default(120),
   rows: int('rows', 5, 500).default(40),
+  resume: z.boolean().default(false),
+  deliver: z.enum(['auto', 'file', 'inline'], { error: '--deliver: expected auto, file or inline' }).default('auto'),
+  'deliver-max-bytes': int('deliver-max-bytes', 1, 10_000_000).default(4096),
+  'deliver-max-lines': int('deliver-max-lines', 1, 1_000_000).default(60),
+  memory: z.boolean().default(false),
   help: z.boolean().default(false),
   version: z.boolean().default(false),
 });
@@ -96,6 +118,10 @@ export type Options = {
   readonly prefix: string;
   readonly cols: number;
   readonly rows: number;
+  /** `--resume [RUN]`: false, or the run id (`latest` when none was given). */
+  readonly resume: string | false;
+  readonly delivery: DeliveryPolicy;
+  readonly memory: boolean;
   readonly help: boolean;
   readonly version: boolean;
 };
@@ -138,11 +164,17 @@ function prefixByte(name: string | undefined): string {
 /** Parses and validates the flags; a bad one throws a ConfigError naming it. */
 export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv): Options {
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: false }).values;
+    ({ values, positionals } = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: true }));
   } catch (error) {
     throw parseArgsError(error as Error);
   }
+  // The one positional is the run of `--resume [RUN]`.
+  if (positionals.length > 0 && values.resume !== true) throw new ConfigError('usage', `unexpected argument ${positionals[0]} (see --help)`);
+  if (positionals.length > 1) throw new ConfigError('--resume', `takes one run id, got ${positionals.length}`);
+  const run = positionals[0];
+  if (run !== undefined && !/^[\w-][\w.-]*$/.test(run)) throw new ConfigError('--resume', `not a run id: ${run}`);
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -167,6 +199,9 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv): O
     prefix: prefixByte(v.prefix),
     cols: v.cols,
     rows: v.rows,
+    resume: v.resume ? (run ?? 'latest') : false,
+    delivery: { mode: v.deliver, maxBytes: v['deliver-max-bytes'], maxLines: v['deliver-max-lines'] },
+    memory: v.memory,
     help: v.help,
     version: v.version,
   };

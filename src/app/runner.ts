@@ -1,12 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  DEFAULT_DELIVERY,
   initialState,
   readHookPayload,
   reportFits,
   ROLES,
   step,
+  type DeliveryPolicy,
   type Effect,
+  type GitAnchor,
   type HookReport,
   type Lang,
   type Outgoing,
@@ -18,7 +21,11 @@ import {
 import { AgentPane, type TurnEnd } from '../pty/agent.js';
 import { Emitter } from '../pty/emitter.js';
 import { Pane } from '../pty/pane.js';
+import { CheckpointStore, sha256 } from './checkpoints.js';
+import { failpoint } from './failpoint.js';
+import { gitAnchor } from './git.js';
 import { HookChannel } from './hook-channel.js';
+import { doneMemory, roundMemory, type Memory } from './memory.js';
 import type { Journal } from './journal.js';
 import { readTranscriptReply } from './transcript.js';
 import { launchFor, type AgentSpec } from './launch.js';
@@ -36,6 +43,14 @@ export type RunnerOptions = {
   readonly readyTimeoutMs: number;
   readonly agents: Readonly<Record<Role, AgentSpec>>;
   readonly journal: Journal;
+  /** The run's directory, and the same as the agents reach it from `cwd` (for file delivery). */
+  readonly runDir: string;
+  readonly runPath: string;
+  readonly delivery?: DeliveryPolicy;
+  /** mnemosyne, with `--memory`. */
+  readonly memory?: Memory | null;
+  /** A run picked up with `--resume`: its restored state (paused; `resumeRun()` goes on). */
+  readonly restored?: RelayState;
 };
 
 export type { AgentSpec } from './launch.js';
@@ -45,7 +60,21 @@ const TRANSCRIPT_POLL_MS = 100;
 type HookSlot = { report: HookReport | null; arrived: Emitter<void>; since: number; sent: string | null; thread: string | null };
 const newSlot = (): HookSlot => ({ report: null, arrived: new Emitter(), since: 0, sent: null, thread: null });
 
-export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export { sha256 } from './checkpoints.js';
+
+type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath'>;
+
+/** The machine's settings for a run; the role prompt goes inline to an agent whose profile has no launch flag for it. */
+export function relayConfig(o: ConfigInputs): RelayConfig {
+  const inline = (role: Role) => o.agents[role].profile.data.launch.role_prompt_args === undefined;
+  return {
+    maxRounds: o.maxRounds,
+    lang: o.lang,
+    inlineRolePrompt: { planner: inline('planner'), builder: inline('builder') },
+    delivery: o.delivery ?? DEFAULT_DELIVERY,
+    runPath: o.runPath,
+  };
+}
 
 /**
  * Wires the pure relay machine to two agent panes and the journal: performs the machine's
@@ -61,6 +90,11 @@ export class RelayRunner {
   readonly #hooks: Record<Role, HookSlot> = { planner: newSlot(), builder: newSlot() };
   #state: RelayState;
   #stopping = false;
+  readonly store: CheckpointStore;
+  /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
+  #anchor: GitAnchor | null = null;
+  /** mnemosyne stores still running: waited for on stop. */
+  readonly #memoryWrites = new Set<Promise<void>>();
 
   /** Opens the hook channel when a profile has a hook, then launches both agents. */
   static async create(options: RunnerOptions): Promise<RelayRunner> {
@@ -72,26 +106,42 @@ export class RelayRunner {
     private readonly options: RunnerOptions,
     private readonly channel: HookChannel | null,
   ) {
-    const inline = (role: Role) => options.agents[role].profile.data.launch.role_prompt_args === undefined;
-    this.config = {
-      maxRounds: options.maxRounds,
-      lang: options.lang,
-      inlineRolePrompt: { planner: inline('planner'), builder: inline('builder') },
-    };
-    this.#state = initialState(this.config);
-    const nonce = randomBytes(16).toString('hex');
-    options.journal.append({
-      type: 'run_started',
-      run_id: options.runId,
-      version: options.version,
-      nonce,
-      cwd: options.cwd,
-      max_rounds: options.maxRounds,
-      lang: options.lang,
-      planner: { command: [...options.agents.planner.argv], profile: options.agents.planner.profile.data.id },
-      builder: { command: [...options.agents.builder.argv], profile: options.agents.builder.profile.data.id },
-      ...(channel ? { hook_socket: channel.socketPath } : {}),
-    });
+    this.config = relayConfig(options);
+    this.store = new CheckpointStore(options.runDir, options.runId);
+    const agentInfo = (role: Role) => ({ command: [...options.agents[role].argv], profile: options.agents[role].profile.data.id });
+    const socket = channel ? { hook_socket: channel.socketPath } : {};
+    if (options.restored) {
+      this.#state = options.restored;
+      const p = options.restored.pending;
+      options.journal.append({
+        type: 'run_resumed',
+        version: options.version,
+        planner: agentInfo('planner'),
+        builder: agentInfo('builder'),
+        ...(p ? { pending_kind: p.kind, pending_to: p.to, pending_round: p.round } : {}),
+        ...socket,
+      });
+    } else {
+      this.#state = initialState(this.config);
+      // The link nonce: it stays in the journal, never in what an agent sees.
+      options.journal.append({
+        type: 'run_started',
+        run_id: options.runId,
+        version: options.version,
+        nonce: randomBytes(16).toString('hex'),
+        cwd: options.cwd,
+        max_rounds: options.maxRounds,
+        lang: options.lang,
+        planner: agentInfo('planner'),
+        builder: agentInfo('builder'),
+        ...socket,
+      });
+    }
+    const memory = options.memory;
+    if (memory) {
+      const st = memory.status;
+      options.journal.append(st.state === 'ready' ? { type: 'memory', state: 'ready', bank: st.bank } : { type: 'memory', state: 'blocked', detail: st.detail.slice(0, 240) });
+    }
     const spawn = (role: Role): AgentPane => {
       const spec = options.agents[role];
       const launch = launchFor(role, spec, options.lang, channel);
@@ -125,12 +175,22 @@ export class RelayRunner {
     return this.#state;
   }
 
+  /** `--memory` was asked for and mnemosyne is not installed: the relay goes on without it. */
+  get memoryBlocked(): boolean {
+    return this.options.memory?.status.state === 'blocked';
+  }
+
   #watch(role: Role, agent: AgentPane): void {
     agent.onTurnBegan(({ sent }) => {
       Object.assign(this.#hooks[role], { report: null, since: Date.now(), sent });
     });
     agent.onTurnEnded((end) => {
-      void this.#readReply(role, end).then((reply) => this.dispatch({ type: 'turn-ended', role, ...reply }));
+      failpoint('turn-end');
+      void this.#readReply(role, end).then(async (reply) => {
+        this.#anchor = await gitAnchor(this.options.cwd);
+        failpoint('reply');
+        this.dispatch({ type: 'turn-ended', role, ...reply });
+      });
     });
     agent.onBlocked((detail) => {
       this.dispatch({ type: 'agent-blocked', role, detail });
@@ -161,6 +221,17 @@ export class RelayRunner {
     this.dispatch({ type: 'start', goal });
   }
 
+  /** A resumed run goes on: its pending handoff (or a notice to the agent whose turn it was) is sent. */
+  resumeRun(): void {
+    this.dispatch({ type: 'resume' });
+  }
+
+  /** A person's edit of the pending handoff: checkpointed anew, anchored to the workspace as it is now. */
+  async editPending(body: string): Promise<void> {
+    this.#anchor = await gitAnchor(this.options.cwd);
+    this.dispatch({ type: 'edit-pending', body });
+  }
+
   dispatch(event: RelayEvent): void {
     if (this.#stopping) return;
     const { state, effects } = step(this.config, this.#state, event);
@@ -173,12 +244,48 @@ export class RelayRunner {
     switch (effect.type) {
       case 'journal':
         this.options.journal.append(effect.entry);
+        if (effect.entry.type === 'done') this.#remember(doneMemory(this.options.runId, effect.entry.summary));
         return;
+      case 'checkpoint': {
+        const m = effect.message;
+        const lane = m.from as Role;
+        const { checkpoint } = this.store.write(lane, m, this.#anchor, effect.supersedes);
+        failpoint('checkpoint');
+        this.options.journal.append({
+          type: 'checkpoint',
+          lane,
+          checkpoint_seq: checkpoint.seq,
+          round: checkpoint.round,
+          to: checkpoint.to,
+          sha256: checkpoint.sha256,
+          bytes: checkpoint.bytes,
+          lines: checkpoint.lines,
+          ...(checkpoint.supersedes !== undefined ? { supersedes: checkpoint.supersedes } : {}),
+        });
+        return;
+      }
       case 'deliver':
         void this.#deliver(effect.message);
         return;
     }
   }
+
+  /** Stores `text` in mnemosyne (with `--memory`), journaling the outcome; the relay never waits on it. */
+  #remember(text: string, round?: number): void {
+    const memory = this.options.memory;
+    if (!memory || memory.status.state !== 'ready') return;
+    const write = memory.store(text).then((r) => {
+      if (this.#journalClosed) return;
+      const at = round !== undefined ? { round } : {};
+      this.options.journal.append(
+        r.ok ? { type: 'memory', state: 'stored', ...at, ...(r.id ? { id: r.id.slice(0, 240) } : {}) } : { type: 'memory', state: 'failed', ...at, detail: r.detail.slice(0, 240) },
+      );
+    });
+    this.#memoryWrites.add(write);
+    void write.finally(() => this.#memoryWrites.delete(write));
+  }
+
+  #journalClosed = false;
 
   /**
    * The turn's reply from the most exact source: the agent's own end-of-turn hook (waited for a
@@ -218,10 +325,53 @@ export class RelayRunner {
     });
   }
 
+  #readCheckpoint(lane: Role, seq: number): ReturnType<CheckpointStore['read']> | null {
+    try {
+      return this.store.read(lane, seq);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Offer (a handoff's `offer.json`, reused when offered before), type, confirm, then ack: the
+   * receiver owns the handoff only once `ack.json` exists. A refused ack pauses; the sender keeps it.
+   */
   async #deliver(message: Outgoing): Promise<void> {
-    const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs);
-    if (result.ok) this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts });
-    else this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
+    const lane = message.from as Role;
+    const checkpointed = message.kind === 'handoff' && message.seq !== undefined;
+    let transferId: string | undefined;
+    if (checkpointed) {
+      // Never type a checkpoint whose body no longer matches its sha256.
+      const found = this.#readCheckpoint(lane, message.seq!);
+      if (found === null || !found.digestOk || found.body !== message.body) {
+        return this.dispatch({ type: 'ack-refused', to: message.to, detail: `digest mismatch: ${lane}/checkpoints/${message.seq} changed after it was written` });
+      }
+      const { offer, resend } = this.store.offer(lane, message.seq!);
+      transferId = offer.transfer_id;
+      this.options.journal.append({
+        type: 'offered',
+        lane,
+        checkpoint_seq: message.seq!,
+        round: message.round,
+        to: message.to,
+        transfer_id: offer.transfer_id,
+        ...(resend ? { resend: true } : {}),
+      });
+      failpoint('offer');
+    }
+    const stages = (stage: string) => failpoint(stage);
+    const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs, stages);
+    if (!result.ok) return this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
+    failpoint('confirmed');
+    if (checkpointed) {
+      const acked = this.store.ack(lane, message.seq!, message.to, this.#state.stale !== null);
+      if (!acked.ok) return this.dispatch({ type: 'ack-refused', to: message.to, detail: acked.detail });
+      failpoint('ack');
+    }
+    this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts, ...(transferId ? { transferId } : {}) });
+    if (checkpointed) this.#remember(roundMemory(this.options.runId, message.round, lane, message.to, message.body), message.round);
+    failpoint('delivered');
   }
 
   /** Resolves once the run is done or paused. */
@@ -249,6 +399,8 @@ export class RelayRunner {
       this.agents[role].pane.dispose();
     }
     this.#onChange.dispose();
+    await Promise.all(this.#memoryWrites);
+    this.#journalClosed = true;
     await this.channel?.close();
   }
 }

@@ -3,10 +3,15 @@ import type { JournalLine, Role } from '../protocol/index.js';
 import { resolveProgram, splitCommand } from './command.js';
 import { ConfigError } from './errors.js';
 import { DEMO_GOAL, type Options } from './options.js';
-import { loadProfile, profileForCommand } from './profiles.js';
-import { resolve } from 'node:path';
-import { createRunDir, Journal } from './journal.js';
-import { RelayRunner, type AgentSpec } from './runner.js';
+import { loadProfile, profileForCommand, shippedProfileNames } from './profiles.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { anchorMoved, inOrder, restoreState } from '../protocol/index.js';
+import { CheckpointStore } from './checkpoints.js';
+import { diffStat, gitAnchor } from './git.js';
+import { createRunDir, Journal, lockRun, readJournal } from './journal.js';
+import { Memory } from './memory.js';
+import { relayConfig, RelayRunner, type AgentSpec } from './runner.js';
 
 const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
@@ -34,33 +39,161 @@ export function goalOf(options: Options): string {
   throw new ConfigError('--goal', 'required (or use --demo)');
 }
 
+type Size = { readonly cols: number; readonly rows: number };
+export type OpenedRun = { runner: RelayRunner; journal: Journal; dir: string; resumed: boolean; unlock: () => void };
+
+/** How the agents, from the working directory, reach `dir` (relative when inside it, with `/`). */
+function reachable(cwd: string, dir: string): string {
+  const rel = relative(cwd, dir);
+  return (rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel).split(sep).join('/');
+}
+
+/** A new run, or with `--resume` the interrupted one; then both agents are launched in terminals of `size`. */
+export async function openRun(options: Options, version: string, env: NodeJS.ProcessEnv, size: Size, onLine?: (line: JournalLine) => void): Promise<OpenedRun> {
+  return options.resume === false ? createRun(options, version, env, size, onLine) : resumeRun(options, options.resume, version, env, size, onLine);
+}
+
+async function memoryFor(options: Options, env: NodeJS.ProcessEnv, cwd: string): Promise<Memory | null> {
+  return options.memory ? Memory.open(env, cwd) : null;
+}
+
 /** A new run from the options: its directory and journal, and both agents launched in terminals of `size`. */
 export async function createRun(
   options: Options,
   version: string,
   env: NodeJS.ProcessEnv,
-  size: { readonly cols: number; readonly rows: number },
+  size: Size,
   /** Sees every journal line, the first (`run_started`) included. */
   onLine?: (line: JournalLine) => void,
-): Promise<{ runner: RelayRunner; journal: Journal; dir: string }> {
+): Promise<OpenedRun> {
   const agents = { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
   const cwd = process.cwd();
   const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
+  const unlock = lockRun(dir);
   const journal = new Journal(dir);
   if (onLine) journal.onAppend(onLine);
   const runner = await RelayRunner.create({
+    ...runnerBasics(options, env, size),
     runId,
     version,
     maxRounds: options.maxRounds,
     lang: options.lang,
     cwd,
+    agents,
+    journal,
+    runDir: dir,
+    runPath: reachable(cwd, dir),
+    memory: await memoryFor(options, env, cwd),
+  });
+  return { runner, journal, dir, resumed: false, unlock };
+}
+
+function runnerBasics(options: Options, env: NodeJS.ProcessEnv, size: Size) {
+  return {
     env,
     cols: size.cols,
     rows: size.rows,
     blockedTimeoutMs: options.blockedTimeoutMs,
     readyTimeoutMs: options.readyTimeoutMs,
-    agents,
-    journal,
-  });
-  return { runner, journal, dir };
+    delivery: options.delivery,
+  };
+}
+
+/** `<state-dir>/runs/<run>`, or the newest run for `latest`. */
+export function findRun(stateDir: string, run: string): string {
+  const runs = join(stateDir, 'runs');
+  if (run !== 'latest') {
+    const dir = join(runs, run);
+    if (!existsSync(join(dir, 'events.jsonl'))) throw new ConfigError('--resume', `no run ${run} in ${runs} (see relevo-tui runs)`);
+    return dir;
+  }
+  const ids = existsSync(runs) ? readdirSync(runs).filter((id) => existsSync(join(runs, id, 'events.jsonl'))).sort() : [];
+  const latest = ids.at(-1);
+  if (latest === undefined) throw new ConfigError('--resume', `no runs in ${runs}`);
+  return join(runs, latest);
+}
+
+/** The agent of a resumed run: as the flags say, else as the journal recorded it. */
+function resumedAgent(role: Role, options: Options, env: NodeJS.ProcessEnv, recorded: { command: string[]; profile: string }): AgentSpec {
+  const given = role === 'planner' ? options.planner : options.builder;
+  const profileName = role === 'planner' ? options.plannerProfile : options.builderProfile;
+  if (given !== undefined) return agentSpec(role, options, env);
+  const flag = `--${role}-profile`;
+  const name = profileName ?? recorded.profile;
+  if (profileName === undefined && !shippedProfileNames().includes(name)) {
+    throw new ConfigError(flag, `the run used profile "${name}", which is not a shipped one: name its .toml file`);
+  }
+  return { argv: recorded.command, profile: loadProfile(name, flag) };
+}
+
+/**
+ * `--resume`: the run's journal and checkpoints give back its state; the agents are started again
+ * (the same commands unless flags say otherwise); STALE when the workspace moved since the last checkpoint.
+ */
+export async function resumeRun(
+  options: Options,
+  run: string,
+  version: string,
+  env: NodeJS.ProcessEnv,
+  size: Size,
+  onLine?: (line: JournalLine) => void,
+): Promise<OpenedRun> {
+  const cwd = process.cwd();
+  const dir = findRun(resolve(cwd, options.stateDir), run);
+  let unlock: () => void;
+  try {
+    unlock = lockRun(dir);
+  } catch (error) {
+    throw new ConfigError('--resume', (error as Error).message);
+  }
+  try {
+    const lines = readJournal(join(dir, 'events.jsonl'), true);
+    const started = lines.find((l) => l.type === 'run_started');
+    if (started === undefined) throw new ConfigError('--resume', `run ${basename(dir)} has no run_started line: cannot resume it`);
+    const agents = {
+      planner: resumedAgent('planner', options, env, started.planner),
+      builder: resumedAgent('builder', options, env, started.builder),
+    };
+    const store = new CheckpointStore(dir, started.run_id);
+    const checkpoints = store.readAll();
+    const latest = inOrder(checkpoints).at(-1);
+    const anchor = latest?.checkpoint.anchor;
+    const now = anchor ? await gitAnchor(cwd) : null;
+    const stale = latest && anchor && anchorMoved(anchor, now) ? { latest: latest.checkpoint, now, diff: await diffStat(cwd, anchor.head) } : null;
+    const basics = runnerBasics(options, env, size);
+    const config = relayConfig({ maxRounds: started.max_rounds, lang: started.lang, agents, delivery: options.delivery, runPath: reachable(cwd, dir) });
+    const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
+    if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
+    const journal = new Journal(dir, lines.at(-1)?.seq ?? 0);
+    if (onLine) journal.onAppend(onLine);
+    const runner = await RelayRunner.create({
+      ...basics,
+      runId: started.run_id,
+      version,
+      maxRounds: started.max_rounds,
+      lang: started.lang,
+      cwd,
+      agents,
+      journal,
+      runDir: dir,
+      runPath: config.runPath,
+      memory: await memoryFor(options, env, cwd),
+      restored: restored.state,
+    });
+    if (stale) {
+      journal.append({
+        type: 'stale',
+        lane: stale.latest.from,
+        checkpoint_seq: stale.latest.seq,
+        head_then: stale.latest.anchor!.head,
+        ...(stale.now ? { head_now: stale.now.head } : {}),
+        status_changed: stale.now === null || stale.now.status_sha256 !== stale.latest.anchor!.status_sha256,
+        diff_stat: stale.diff,
+      });
+    }
+    return { runner, journal, dir, resumed: true, unlock };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }

@@ -59,6 +59,7 @@ const jsonLines = (text: string): unknown[] =>
 
 const claudeEntry = z.looseObject({
   type: z.string(),
+  timestamp: z.string().optional(),
   message: z
     .looseObject({
       id: z.string().optional(),
@@ -67,14 +68,25 @@ const claudeEntry = z.looseObject({
     .optional(),
 });
 
-/** The final text of the last assistant message after the last prompt of a Claude Code transcript. */
+/**
+ * The final text of the last assistant message after the last prompt of a Claude Code transcript.
+ * The file is not always in time order (Claude Code may write a turn's entries after rewriting the
+ * file's head, e.g. for the session title): entries are taken in the order of their timestamps.
+ */
 export function claudeFinalText(lines: readonly unknown[]): string | null {
   let texts: string[] = [];
   let lastId: string | undefined;
-  for (const raw of lines) {
+  let previous = -Infinity; // an entry without a timestamp stays after the one before it
+  const entries = lines.flatMap((raw, index) => {
     const e = claudeEntry.safeParse(raw);
-    if (!e.success || !e.data.message) continue;
-    const content = e.data.message.content;
+    if (!e.success || !e.data.message) return [];
+    const at = Date.parse(e.data.timestamp ?? '');
+    previous = Number.isNaN(at) ? previous : at;
+    return [{ data: e.data, message: e.data.message, at: previous, index }];
+  });
+  entries.sort((a, b) => a.at - b.at || a.index - b.index);
+  for (const e of entries) {
+    const content = e.message.content;
     const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     if (e.data.type === 'user' && blocks.some((b) => b.type === 'text')) {
       texts = [];
@@ -83,8 +95,8 @@ export function claudeFinalText(lines: readonly unknown[]): string | null {
     if (e.data.type !== 'assistant') continue;
     const text = blocks.flatMap((b) => (b.type === 'text' && b.text !== undefined ? [b.text] : []));
     if (text.length === 0) continue;
-    if (e.data.message.id === undefined || e.data.message.id !== lastId) texts = [];
-    lastId = e.data.message.id;
+    if (e.message.id === undefined || e.message.id !== lastId) texts = [];
+    lastId = e.message.id;
     texts.push(...text);
   }
   return texts.length === 0 ? null : texts.join('');

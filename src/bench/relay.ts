@@ -46,6 +46,8 @@ async function once(): Promise<{ wallMs: number; cpuPct: number; turnEnd: number
     rows: 40,
     blockedTimeoutMs: 60_000,
     readyTimeoutMs: 60_000,
+    runDir,
+    runPath: runDir,
     agents: {
       planner: { argv: [...demoCommand('planner'), '--steps', steps, '--think-ms', thinkMs], profile: sim },
       builder: { argv: [...demoCommand('builder'), '--think-ms', thinkMs], profile: sim },

@@ -2,11 +2,16 @@ export { ROLES, LANGS, peerOf, type Role, type Lang } from './roles.js';
 export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } from './header.js';
 export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
 export { sanitizeForTyping } from './sanitize.js';
-export { rolePrompt, goalMessage, relayMessage } from './prompts.js';
+export { rolePrompt, goalMessage, relayMessage, relayFileMessage, staleNotice, resumeNotice } from './prompts.js';
 export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
 export {
   initialState,
   step,
+  preambleFor,
+  handoffMessage,
+  DEFAULT_DELIVERY,
+  type DeliveryMode,
+  type DeliveryPolicy,
   type RelayConfig,
   type RelayState,
   type RelayEvent,
@@ -20,6 +25,8 @@ export {
   journalLineSchema,
   PAUSE_REASONS,
   REPLY_SOURCES,
+  MESSAGE_KINDS,
+  MEMORY_STATES,
   type JournalEntry,
   type JournalLine,
   type PauseReason,
@@ -41,3 +48,25 @@ export {
   type TranscriptKind,
 } from './schemas/profile.js';
 export { hookMessageSchema, readHookPayload, reportFits, type HookMessage, type HookReport } from './schemas/hook.js';
+export { restoreState, inOrder, type CheckpointOnDisk, type RestoreInput, type Restored } from './restore.js';
+export {
+  CHECKPOINT_SCHEMA_VERSION,
+  MAX_CHECKPOINT_BYTES,
+  MAX_FIELD_CHARS,
+  BODY_FILE,
+  gitAnchorSchema,
+  handoffCheckpointSchema,
+  offerSchema,
+  ackSchema,
+  checkpointPath,
+  bodySize,
+  buildCheckpoint,
+  anchorMoved,
+  ackRefusal,
+  handoffMarkdown,
+  type GitAnchor,
+  type HandoffCheckpoint,
+  type Offer,
+  type Ack,
+  type CheckpointDraft,
+} from './schemas/checkpoint.js';

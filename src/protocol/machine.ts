@@ -1,8 +1,21 @@
 import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
-import { goalMessage, relayMessage, rolePrompt } from './prompts.js';
+import { goalMessage, relayFileMessage, relayMessage, rolePrompt, staleNotice } from './prompts.js';
+import { bodySize, checkpointPath } from './schemas/checkpoint.js';
 import { peerOf, type Lang, type Role } from './roles.js';
 import type { JournalEntry, PauseReason, ReplySource } from './schemas/journal.js';
+
+export type DeliveryMode = 'auto' | 'file' | 'inline';
+
+/** When a handoff is typed as a pointer to its HANDOFF.md instead of in full. */
+export type DeliveryPolicy = {
+  readonly mode: DeliveryMode;
+  /** `auto`: a body over this many bytes (UTF-8) or lines goes as a file. */
+  readonly maxBytes: number;
+  readonly maxLines: number;
+};
+
+export const DEFAULT_DELIVERY: DeliveryPolicy = { mode: 'auto', maxBytes: 4096, maxLines: 60 };
 
 /** Settings fixed for a run. */
 export type RelayConfig = {
@@ -10,11 +23,14 @@ export type RelayConfig = {
   readonly lang: Lang;
   /** Roles whose agent gets its role prompt inside its first message (no launch flag for it). */
   readonly inlineRolePrompt: Readonly<Record<Role, boolean>>;
+  readonly delivery: DeliveryPolicy;
+  /** The run directory as the agents reach it from their working directory, with `/`. */
+  readonly runPath: string;
 };
 
 /** A message relevo is about to type, or holds while paused. */
 export type Outgoing = {
-  readonly kind: 'goal' | 'handoff';
+  readonly kind: 'goal' | 'handoff' | 'notice';
   readonly to: Role;
   readonly from: Role | 'relevo';
   /** Round the message belongs to: 0 for the goal. */
@@ -23,6 +39,10 @@ export type Outgoing = {
   readonly body: string;
   /** Exactly what is typed into the agent. */
   readonly text: string;
+  /** A handoff's checkpoint: its seq in the sender's lane. */
+  readonly seq?: number;
+  /** A handoff typed in full, or as the path of its HANDOFF.md. */
+  readonly via?: 'inline' | 'file';
 };
 
 export type Phase = 'ready' | 'running' | 'paused' | 'done';
@@ -47,6 +67,10 @@ export type RelayState = {
   readonly summary: string | null;
   /** Step mode: pause before each relay, the handoff kept pending until a resume sends it. */
   readonly step: boolean;
+  /** The last checkpoint seq of each lane. */
+  readonly seqs: Readonly<Record<Role, number>>;
+  /** STALE: the workspace moved since the last checkpoint (`git diff --stat` lines), until a new checkpoint. */
+  readonly stale: readonly string[] | null;
 };
 
 export type RelayEvent =
@@ -61,7 +85,8 @@ export type RelayEvent =
       /** The reply comes from a screen that may have split long lines. */
       readonly lossy?: boolean;
     }
-  | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number }
+  | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number; readonly transferId?: string }
+  | { readonly type: 'ack-refused'; readonly to: Role; readonly detail: string }
   | { readonly type: 'delivery-failed'; readonly to: Role; readonly detail: string }
   | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
   | { readonly type: 'agent-unblocked'; readonly role: Role }
@@ -74,6 +99,8 @@ export type RelayEvent =
 
 export type Effect =
   | { readonly type: 'journal'; readonly entry: JournalEntry }
+  /** Write the handoff's checkpoint to its sender's lane; performed before any later effect. */
+  | { readonly type: 'checkpoint'; readonly message: Outgoing; readonly supersedes?: number }
   | { readonly type: 'deliver'; readonly message: Outgoing };
 
 export type Step = { readonly state: RelayState; readonly effects: readonly Effect[] };
@@ -95,13 +122,40 @@ export function initialState(config: RelayConfig): RelayState {
     goal: null,
     summary: null,
     step: false,
+    seqs: { planner: 0, builder: 0 },
+    stale: null,
   };
 }
 
 const journal = (entry: JournalEntry): Effect => ({ type: 'journal', entry });
 
-function preambleFor(config: RelayConfig, state: RelayState, to: Role): string | null {
-  return config.inlineRolePrompt[to] && !state.introduced[to] ? rolePrompt(to, config.lang) : null;
+/** What goes before a message: the role prompt for an agent without a launch flag for it, and a STALE notice. */
+export function preambleFor(config: RelayConfig, state: RelayState, to: Role): string | null {
+  const parts: string[] = [];
+  if (config.inlineRolePrompt[to] && !state.introduced[to]) parts.push(rolePrompt(to, config.lang));
+  if (state.stale !== null) parts.push(staleNotice(config.lang, state.stale));
+  return parts.length === 0 ? null : parts.join('\n\n');
+}
+
+/** A handoff message from `from`, its checkpoint at `seq`: typed in full or as a file, per the delivery policy. */
+export function handoffMessage(
+  config: RelayConfig,
+  state: RelayState,
+  from: Role,
+  round: number,
+  seq: number,
+  body: string,
+  /** Opens the preamble (a resumed run's context). */
+  context: string | null = null,
+): Outgoing {
+  const to = peerOf(from);
+  const { bytes, lines } = bodySize(body);
+  const { mode, maxBytes, maxLines } = config.delivery;
+  const via = mode === 'file' || (mode === 'auto' && (bytes > maxBytes || lines > maxLines)) ? 'file' : 'inline';
+  const preamble = [context, preambleFor(config, state, to)].filter((p) => p !== null).join('\n\n') || null;
+  const path = `${config.runPath}/${checkpointPath(from, seq)}/HANDOFF.md`;
+  const text = via === 'file' ? relayFileMessage(round, from, path, config.lang, preamble) : relayMessage(round, from, body, preamble);
+  return { kind: 'handoff', to, from, round, body, text, seq, via };
 }
 
 function pause(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
@@ -159,19 +213,18 @@ function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEve
     return paused ? { state, effects } : withEffects(pause(state, 'duplicate_handoff', { role: e.role }));
   }
   const round = e.role === 'planner' ? state.round + 1 : state.round;
-  const message: Outgoing = {
-    kind: 'handoff',
-    to,
-    from: e.role,
-    round,
-    body: handoff,
-    text: relayMessage(round, e.role, handoff, preambleFor(config, state, to)),
-  };
+  const seq = state.seqs[e.role] + 1;
+  // The workspace is anchored anew by this checkpoint: no longer STALE.
   const received: RelayState = {
     ...state,
     turn: null,
     lastReceived: { ...state.lastReceived, [e.role]: handoff },
+    seqs: { ...state.seqs, [e.role]: seq },
+    stale: null,
   };
+  const message = handoffMessage(config, received, e.role, round, seq, handoff);
+  // The checkpoint is written before anything else happens to the handoff.
+  effects.push({ type: 'checkpoint', message });
   // Paused: held as the pending handoff, sent on resume.
   if (paused) return { state: { ...received, pending: message }, effects };
   if (round > state.budget) {
@@ -189,7 +242,7 @@ function onDelivered(state: RelayState, e: Extract<RelayEvent, { type: 'delivere
     pending: null,
     delivering: false,
     turn: m.to,
-    round: Math.max(state.round, m.round),
+    round: m.kind === 'notice' ? state.round : Math.max(state.round, m.round),
     lastSent: m.kind === 'handoff' ? { ...state.lastSent, [m.to]: m.body } : state.lastSent,
     introduced: { ...state.introduced, [m.to]: true },
   };
@@ -202,6 +255,9 @@ function onDelivered(state: RelayState, e: Extract<RelayEvent, { type: 'delivere
     sha256: e.sha256,
     chars: m.body.length,
     attempts: e.attempts,
+    ...(m.seq !== undefined ? { checkpoint_seq: m.seq } : {}),
+    ...(e.transferId !== undefined ? { transfer_id: e.transferId } : {}),
+    ...(m.via !== undefined ? { via: m.via } : {}),
   };
   return { state: next, effects: [journal(entry)] };
 }
@@ -229,6 +285,11 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
     case 'delivery-failed': {
       if (state.pending?.to !== event.to || !state.delivering) return { state, effects: [] };
       return pause({ ...state, delivering: false }, 'delivery_failed', { role: event.to, detail: event.detail });
+    }
+    case 'ack-refused': {
+      // The sender keeps ownership: the handoff stays pending.
+      if (state.pending?.to !== event.to || !state.delivering) return { state, effects: [] };
+      return pause({ ...state, delivering: false }, 'ack_refused', { role: event.to, detail: event.detail.slice(0, 240) });
     }
     case 'agent-blocked':
       return { state, effects: [journal({ type: 'blocked', role: event.role, ...(event.detail ? { detail: event.detail } : {}) })] };
@@ -267,12 +328,17 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const m = state.pending;
       const body = normalizeBody(event.body);
       if (m === null || state.delivering || body === '' || body === m.body) return { state, effects: [] };
-      const preamble = preambleFor(config, state, m.to);
-      const text = m.kind === 'goal' ? goalMessage(body, config.lang, preamble) : relayMessage(m.round, m.from as Role, body, preamble);
-      return {
-        state: { ...state, pending: { ...m, body, text } },
-        effects: [journal({ type: 'pending_edited', round: m.round, to: m.to, chars: body.length })],
-      };
+      const edited = journal({ type: 'pending_edited', round: m.round, to: m.to, chars: body.length });
+      if (m.kind !== 'handoff' || m.seq === undefined) {
+        const text = m.kind === 'goal' ? goalMessage(body, config.lang, preambleFor(config, state, m.to)) : body;
+        return { state: { ...state, pending: { ...m, body, text } }, effects: [edited] };
+      }
+      // A checkpoint is immutable: the edited handoff is a new one in the same lane, replacing it.
+      const from = m.from as Role;
+      const seq = state.seqs[from] + 1;
+      const next: RelayState = { ...state, seqs: { ...state.seqs, [from]: seq }, lastReceived: { ...state.lastReceived, [from]: body }, stale: null };
+      const message = handoffMessage(config, next, from, m.round, seq, body);
+      return { state: { ...next, pending: message }, effects: [edited, { type: 'checkpoint', message, supersedes: m.seq }] };
     }
     default: {
       const unreachable: never = event;

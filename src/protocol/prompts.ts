@@ -54,3 +54,61 @@ export function goalMessage(goal: string, lang: Lang, preamble: string | null): 
 export function relayMessage(round: number, from: Role, body: string, preamble: string | null): string {
   return withPreamble(preamble, `${formatHeader(round, from)}\n${body}`);
 }
+
+const READ_FILE: Record<Lang, (path: string) => string> = {
+  es: (path) => `Lee este handoff completo en ${path} y sigue como siempre.`,
+  en: (path) => `Read this handoff in full at ${path} and go on as usual.`,
+};
+
+/** A handoff delivered as a file: the round header, then one line with the path of its HANDOFF.md. */
+export function relayFileMessage(round: number, from: Role, path: string, lang: Lang, preamble: string | null): string {
+  return withPreamble(preamble, `${formatHeader(round, from)}\n${READ_FILE[lang](path)}`);
+}
+
+/** Told to the receiver of a resumed message: the workspace moved since the checkpoint (`git diff --stat` lines). */
+export function staleNotice(lang: Lang, diffStat: readonly string[]): string {
+  const intro =
+    lang === 'es'
+      ? 'Aviso de relevo: el espacio de trabajo cambió desde que se escribió este handoff (git diff --stat contra su ancla):'
+      : 'Note from relevo: the workspace changed since this handoff was written (git diff --stat against its anchor):';
+  const stat = diffStat.length > 0 ? diffStat.map((line) => `  ${line}`) : [lang === 'es' ? '  (sin cambios en archivos seguidos; HEAD se movió)' : '  (no tracked file changes; HEAD moved)'];
+  return [intro, ...stat].join('\n');
+}
+
+/** Opens the first message to a planner restarted with its run: the goal, for context. */
+export function resumeContext(lang: Lang, goal: string): string {
+  const intro = lang === 'es' ? 'relevo se reinició; el objetivo de esta sesión, como contexto:' : "relevo was restarted; this run's goal, for context:";
+  return `${intro}\n${GOAL_LABEL[lang]}: ${goal}`;
+}
+
+/** What a restarted agent is told when the turn was already its own before relevo stopped. */
+export type ResumeNoticeInput = {
+  readonly to: Role;
+  readonly goal: string;
+  /** The handoff it was working on, when there was one (else it was working on the goal). */
+  readonly handoff?: { readonly round: number; readonly from: Role; readonly path: string };
+};
+
+export function resumeNotice(lang: Lang, n: ResumeNoticeInput, preamble: string | null): string {
+  const goalLine = `${GOAL_LABEL[lang]}: ${n.goal}`;
+  const h = n.handoff;
+  const es = lang === 'es';
+  const lines: string[] = [];
+  if (h === undefined) {
+    lines.push(
+      es
+        ? 'relevo se reinició mientras trabajabas en el objetivo de abajo. Si no habías terminado, termina ahora; en cualquier caso cierra tu respuesta con el <handoff> del paso siguiente.'
+        : 'relevo was restarted while you were working on the goal below. If you had not finished, finish now; either way end your reply with the <handoff> for the next step.',
+      goalLine,
+    );
+  } else {
+    const from = es ? (h.from === 'planner' ? 'la planificadora' : 'la constructora') : `the ${h.from}`;
+    lines.push(
+      es
+        ? `relevo se reinició mientras trabajabas en la ronda ${h.round} de ${from}. El handoff está en ${h.path}. Si no lo habías terminado, termínalo ahora; en cualquier caso cierra tu respuesta con tu <handoff>.`
+        : `relevo was restarted while you were working on round ${h.round} from ${from}. The handoff is at ${h.path}. If you had not finished it, finish it now; either way end your reply with your <handoff>.`,
+    );
+    if (n.to === 'planner') lines.push(goalLine);
+  }
+  return withPreamble(preamble, lines.join('\n'));
+}

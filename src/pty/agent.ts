@@ -1,6 +1,6 @@
 import { chromeStart, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
 import { detect, type Detection } from './detect.js';
-import { deliver, type DeliveryResult } from './deliver.js';
+import { deliver, type DeliveryResult, type DeliveryStage } from './deliver.js';
 import { Emitter } from './emitter.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
@@ -99,8 +99,8 @@ export class AgentPane {
   }
 
   /** Types `text` into the agent and submits it (see deliver.ts); the turn it starts is then watched. */
-  deliver(text: string, readyTimeoutMs: number): Promise<DeliveryResult> {
-    return deliver(this, text, readyTimeoutMs);
+  deliver(text: string, readyTimeoutMs: number, onStage?: (stage: DeliveryStage) => void): Promise<DeliveryResult> {
+    return deliver(this, text, readyTimeoutMs, onStage);
   }
 
   /** Called by delivery right before typing: the turn's output starts at the agent's chrome. */

@@ -37,7 +37,15 @@ export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: numbe
  * wait the settle delay; send Enter; confirm the submit (the agent goes busy, or its input
  * box empties) and press Enter again a bounded number of times.
  */
-export async function deliver(agent: AgentPane, text: string, readyTimeoutMs: number): Promise<DeliveryResult> {
+/** Points of a delivery a caller may observe (crash tests stop relevo at each of them). */
+export type DeliveryStage = 'pasted' | 'entered';
+
+export async function deliver(
+  agent: AgentPane,
+  text: string,
+  readyTimeoutMs: number,
+  onStage: (stage: DeliveryStage) => void = () => {},
+): Promise<DeliveryResult> {
   const { detect, deliver: how } = agent.profile.data;
   const pane = agent.pane;
   const ready = await waitFor(
@@ -53,12 +61,14 @@ export async function deliver(agent: AgentPane, text: string, readyTimeoutMs: nu
   // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
   if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS);
   await sleep(how.settle_ms);
+  onStage('pasted');
 
   const presses = how.retries + 1;
   for (let n = 1; n <= presses; n++) {
     if (pane.exited) break;
     const before = pane.screen.version;
     pane.write(how.submit);
+    onStage('entered');
     const accepted = await waitFor(
       agent,
       () =>

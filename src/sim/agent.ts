@@ -1,9 +1,18 @@
 // The simulated agent's event loop: input events in, frames out.
+import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+
+const readText = (path: string): string | null => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+};
 import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
 import { ESC_TIMEOUT_MS, InputParser, type InputEvent } from './input.js';
 import type { SimOptions } from './options.js';
-import { ignoresEnter, initialScriptState, planTurn, type ScriptState, type TurnOutcome } from './script.js';
+import { ignoresEnter, initialScriptState, planTurn, withReferencedFiles, type ScriptState, type TurnOutcome } from './script.js';
 import { LiveDisplay } from './display.js';
 import { DENIED_LINE, INTERRUPTED_LINE, SPINNER_INTERVAL_MS, STREAM_GAP_MS, type RegionView } from './screen.js';
 import { bannerLines, echoLines, replyLines, streamChunks, workedLines } from './screen.js';
@@ -173,7 +182,7 @@ class SimAgent {
   }
 
   private startTurn(message: string): void {
-    const outcome = planTurn(this.options, this.script, message);
+    const outcome = planTurn(this.options, this.script, withReferencedFiles(message, readText));
     this.turn = { outcome, startedAt: this.now() };
     this.mode = 'busy';
     this.spinnerFrame = 0;

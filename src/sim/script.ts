@@ -82,10 +82,13 @@ function lines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
-/** The first round header of a message (a role prompt may come before it) and what follows it. */
+/**
+ * The last round header of a message (a role prompt may come before it; a handoff read from its
+ * HANDOFF.md repeats it after the pointer line) and what follows it.
+ */
 export function parseHeader(message: string): Header | null {
   const all = lines(message.trim());
-  for (let i = 0; i < all.length; i++) {
+  for (let i = all.length - 1; i >= 0; i--) {
     const match = HEADER_RE.exec(all[i]!.trim());
     if (match) return { round: Number(match[1]), from: match[2] as Role, body: all.slice(i + 1).join('\n') };
   }
@@ -97,13 +100,31 @@ export function ignoresEnter(config: ScriptConfig, state: ScriptState): boolean 
   return config.misbehave.some((m) => m.kind === 'ignore-enter' && m.turn === state.turns + 1);
 }
 
-/** The goal of a goal message: the text after a `Goal: ` / `Objetivo: ` line, else the whole message. */
-export function extractGoal(message: string): string {
+/** The text after a `Goal: ` / `Objetivo: ` line, or null. */
+function goalLine(message: string): string | null {
   for (const line of lines(message)) {
     const match = /^\s*(?:Goal|Objetivo):\s+(.*\S)\s*$/.exec(line);
     if (match) return match[1]!;
   }
-  return message.trim().replace(/\s+/g, ' ');
+  return null;
+}
+
+/** The goal of a goal message: the text after a `Goal: ` / `Objetivo: ` line, else the whole message. */
+export function extractGoal(message: string): string {
+  return goalLine(message) ?? message.trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * What the agent has read once it followed the message: like a real agent using its Read tool,
+ * the content of every `…HANDOFF.md` path the message names is appended to it.
+ */
+export function withReferencedFiles(message: string, read: (path: string) => string | null): string {
+  const paths = [...message.matchAll(/(?:^|\s)(\S*HANDOFF\.md)\b/g)].map((m) => m[1]!);
+  const contents = paths.flatMap((p) => {
+    const text = read(p);
+    return text === null ? [] : [text];
+  });
+  return contents.length === 0 ? message : [message, ...contents].join('\n\n');
 }
 
 export function stepTitle(k: number): string {
@@ -136,7 +157,8 @@ function plannerReply(config: ScriptConfig, state: ScriptState, message: string)
   const header = parseHeader(message);
   const n = config.steps;
   if (header?.from === 'builder') {
-    const goal = state.goal ?? 'the goal';
+    // A planner restarted with the run (relevo --resume) learns the goal from relevo's notice.
+    const goal = state.goal ?? goalLine(message) ?? 'the goal';
     const k = header.round;
     if (k < n) {
       return {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Options } from '../app/options.js';
-import { createRun } from '../app/setup.js';
+import { openRun } from '../app/setup.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
@@ -24,13 +24,14 @@ const TOAST_MS = 5000;
 
 /** `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible. */
 export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
-  const goal = options.goal ?? (options.demo ? DEMO_GOAL : null);
+  const resuming = options.resume !== false;
+  const goal = resuming ? null : (options.goal ?? (options.demo ? DEMO_GOAL : null));
   const term = new RealTerminal(io);
   const prefix = options.prefix;
   const cwd = process.cwd();
   let view: Layout = layout(term.cols, term.rows, CHROME_ROWS, 'planner', false);
   const firstInner = view.panes.planner?.inner ?? { width: options.cols, height: options.rows };
-  const { runner, journal, dir } = await createRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
+  const { runner, journal, dir, unlock } = await openRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
   const agents = runner.agents;
 
   const name = (role: Role) => agents[role].profile.data.id;
@@ -38,10 +39,11 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     relay: runner.state,
     agents: { planner: { name: name('planner'), state: 'unknown' }, builder: { name: name('builder'), state: 'unknown' } },
     focus: 'planner',
+    memory: runner.memoryBlocked ? 'memory: blocked' : null,
     zoom: false,
     toasts: [],
     overlay: 'none',
-    prompt: goal === null ? emptyLine : null,
+    prompt: goal === null && !resuming ? emptyLine : null,
     promptError: null,
     scroll: null,
     armed: false,
@@ -260,7 +262,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       return;
     }
     const before = runner.state.pending?.body;
-    runner.dispatch({ type: 'edit-pending', body: readFileSync(file, 'utf8') });
+    await runner.editPending(readFileSync(file, 'utf8'));
     toast(runner.state.pending?.body !== before ? `round ${pending.round} for the ${pending.to} edited; ${store.state.prefix} r sends it` : 'the pending handoff is unchanged');
   };
 
@@ -337,7 +339,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   process.once('exit', restore);
 
   relayout();
-  if (goal !== null) runner.start(goal);
+  if (resuming) runner.resumeRun();
+  else if (goal !== null) runner.start(goal);
   const code = await finished;
 
   io.stdin.off('data', onData);
@@ -349,6 +352,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   help.dispose();
   await runner.stop();
   journal.close();
+  unlock();
   store.dispose();
   term.leave();
   process.off('exit', restore);

@@ -9,6 +9,8 @@ export type BandInfo = {
   readonly phase: Phase;
   readonly pause: PauseReason | null;
   readonly stale: boolean;
+  /** `memory: blocked` when --memory asked for mnemosyne and it is not installed. */
+  readonly memory?: string | null;
 };
 
 const BAR_CELLS = 10;
@@ -20,7 +22,7 @@ export function roundsBar(round: number, budget: number, cells = BAR_CELLS): str
 }
 
 export function runState(info: BandInfo): string {
-  if (info.stale) return 'STALE';
+  if (info.stale && info.phase !== 'done') return info.phase === 'paused' ? `STALE · paused: ${info.pause ?? 'user'}` : 'STALE';
   switch (info.phase) {
     case 'ready':
       return 'starting';
@@ -43,6 +45,7 @@ export function bandParts(info: BandInfo, width: number): string[] {
     roundsBar(info.round, info.budget),
     turn,
     state,
+    info.memory ?? '',
   ].filter((p) => p !== '');
   const fits = (parts: string[]) => parts.join(' · ').length <= width;
   const candidates = [

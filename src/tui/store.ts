@@ -23,6 +23,8 @@ export type TuiState = {
   /** Quit was asked once while a run is active: asking again quits. */
   readonly confirmQuit: boolean;
   readonly prefix: string;
+  /** Shown in the band: `memory: blocked` (mnemosyne missing), or null. */
+  readonly memory: string | null;
 };
 
 /** The one store the TUI's views read: plain state, replaced on every change, with a change event. */

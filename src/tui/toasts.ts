@@ -39,7 +39,9 @@ export function toastOverlay(toasts: readonly Toast[], rect: Rect | null): strin
 export function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
   switch (line.type) {
     case 'delivered':
-      return line.kind === 'goal' ? { text: 'goal sent to the planner', level: 'info' } : { text: `round ${line.round} delivered to the ${line.to}`, level: 'info' };
+      if (line.kind === 'goal') return { text: 'goal sent to the planner', level: 'info' };
+      if (line.kind === 'notice') return { text: `the ${line.to} was told where its handoff is (resumed run)`, level: 'info' };
+      return { text: `round ${line.round} delivered to the ${line.to}${line.via === 'file' ? ' as a file' : ''}`, level: 'info' };
     case 'lookalike':
       return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
     case 'paused':
@@ -50,6 +52,14 @@ export function toastFor(line: JournalLine): { text: string; level: ToastLevel; 
       return { text: `the ${line.role} exited (code ${line.exit_code})`, level: 'error' };
     case 'done':
       return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
+    case 'stale':
+      return { text: `STALE: the workspace moved since checkpoint ${line.lane}/${line.checkpoint_seq} (${line.diff_stat.at(-1)?.trim() ?? 'HEAD moved'}); the agent is told`, level: 'warn', notify: true };
+    case 'run_resumed':
+      return { text: line.pending_kind ? `run resumed: the ${line.pending_kind} for the ${line.pending_to} goes first` : 'run resumed', level: 'info' };
+    case 'memory':
+      if (line.state === 'blocked') return { text: `memory: blocked — ${line.detail ?? 'mnemosyne is missing'}`, level: 'warn' };
+      if (line.state === 'failed') return { text: `memory: not stored — ${line.detail ?? ''}`, level: 'warn' };
+      return null;
     case 'hook_rejected':
       return { text: `hook message refused: ${line.reason}`, level: 'warn' };
     default:

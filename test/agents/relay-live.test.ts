@@ -58,6 +58,8 @@ async function liveRelay(planner: FakeAnthropic, builder: FakeAnthropic) {
     rows: 40,
     blockedTimeoutMs: 120_000,
     readyTimeoutMs: 60_000,
+    runDir: dir,
+    runPath: dir,
     agents: {
       planner: { argv: ['/usr/bin/env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN], profile: claude },
       builder: { argv: ['/usr/bin/env', `ANTHROPIC_BASE_URL=${builder.url}`, CLAUDE_BIN], profile: claude },

@@ -181,6 +181,8 @@ describe('relay on the real CLIs', () => {
         GOAL,
         '--cols',
         String(cols),
+        '--deliver',
+        'inline',
         '--planner',
         quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN]),
         '--builder',
@@ -213,7 +215,8 @@ describe('relay on the real CLIs', () => {
     const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join('\n');
     const planner = await anthropic(handoff('Here is the checklist.', longStep), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
     const builder = await openai(handoff('Done.', REPORT_1));
-    const result = await claudeToCodex(planner, builder, ['--rows', '30'], {
+    // Typed in full (not as a file, which a 61-line handoff would otherwise be): the screen is what is tested here.
+    const result = await claudeToCodex(planner, builder, ['--rows', '30', '--deliver', 'inline'], {
       planner: profileWithout('claude', ['hook', 'transcript']),
       builder: profileWithout('codex', ['hook', 'transcript']),
     });

@@ -24,6 +24,19 @@ describe('transcripts', () => {
     expect(claudeFinalText(lines.slice(0, 3))).toBeNull(); // the current turn has no answer yet
   });
 
+  it('Claude Code: read in time order, as the file may put a turn\'s answer above its prompt (seen with 2.1.197 after the session title)', () => {
+    const at = (iso: string, entry: object) => ({ ...entry, timestamp: `2026-11-30T04:44:${iso}Z` });
+    const lines = [
+      { type: 'ai-title', aiTitle: 'Fake title' },
+      at('49.100', claudeAssistant('m2', [{ type: 'text', text: 'I will split this.\n\n<handoff>\nStep 1\n</handoff>' }])),
+      at('49.144', { type: 'system', subtype: 'turn_duration' }),
+      at('48.708', claudeUser('Goal: Add pagination to /users with tests')),
+    ];
+    expect(claudeFinalText(lines)).toBe('I will split this.\n\n<handoff>\nStep 1\n</handoff>');
+    // A later prompt, wherever it sits in the file, starts a turn with no answer yet.
+    expect(claudeFinalText([at('50.000', claudeUser('next')), ...lines])).toBeNull();
+  });
+
   it('Codex: last_agent_message of the task_complete that follows the last user message', () => {
     const lines = [
       codexEvent({ type: 'user_message', message: 'first' }),

@@ -9,10 +9,11 @@ import {
   type RelayEvent,
   type RelayState,
   type Role,
+  DEFAULT_DELIVERY,
 } from '../../src/protocol/index.js';
 
 const SHA = 'a'.repeat(64);
-const flagConfig: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false } };
+const flagConfig: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };
 
 type Run = { state: RelayState; effects: Effect[] };
 
@@ -56,7 +57,7 @@ describe('relay machine', () => {
   });
 
   it('opens the first message with the role prompt when the agent has no launch flag for it', () => {
-    const config: RelayConfig = { maxRounds: 10, lang: 'es', inlineRolePrompt: { planner: true, builder: true } };
+    const config: RelayConfig = { maxRounds: 10, lang: 'es', inlineRolePrompt: { planner: true, builder: true }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };
     const goal = deliveries(run([{ type: 'start', goal: 'Paginar /users' }], config).effects)[0]!;
     expect(goal.text).toBe(`${rolePrompt('planner', 'es')}\n\nObjetivo: Paginar /users`);
     const r = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff('paso 1'))], config);
@@ -103,8 +104,8 @@ describe('relay machine', () => {
     const entries = journal(run(exchanges(1)).effects).filter((e) => e.type === 'delivered');
     expect(entries).toEqual([
       { type: 'delivered', kind: 'goal', round: 0, from: 'relevo', to: 'planner', sha256: SHA, chars: 1, attempts: 1 },
-      { type: 'delivered', kind: 'handoff', round: 1, from: 'planner', to: 'builder', sha256: SHA, chars: 6, attempts: 1 },
-      { type: 'delivered', kind: 'handoff', round: 1, from: 'builder', to: 'planner', sha256: SHA, chars: 8, attempts: 1 },
+      { type: 'delivered', kind: 'handoff', round: 1, from: 'planner', to: 'builder', sha256: SHA, chars: 6, attempts: 1, checkpoint_seq: 1, via: 'inline' },
+      { type: 'delivered', kind: 'handoff', round: 1, from: 'builder', to: 'planner', sha256: SHA, chars: 8, attempts: 1, checkpoint_seq: 1, via: 'inline' },
     ]);
   });
 
@@ -343,5 +344,266 @@ describe('relay machine: every event sequence', () => {
     const started = step(config, initialState(config), { type: 'start', goal: 'G' }).state;
     walk(started, 5, 1);
     expect(paths).toBe(alphabet.length ** 5);
+  });
+});
+
+describe('checkpoints and file delivery', () => {
+  const header1 = '[relevo ronda 1 · de planner]';
+  const checkpoints = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'checkpoint' ? [e] : []));
+  const goalDelivered = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
+
+  it('writes the checkpoint of a handoff before delivering it', () => {
+    const { state, effects } = run([...goalDelivered, ended('planner', handoff('step 1'))]);
+    const turn = run([ended('planner', handoff('step 1'))], flagConfig, run(goalDelivered).state).effects;
+    expect(turn.map((e) => e.type)).toEqual(['journal', 'checkpoint', 'deliver']);
+    const message = { kind: 'handoff', to: 'builder', from: 'planner', round: 1, body: 'step 1', text: `${header1}\nstep 1`, seq: 1, via: 'inline' };
+    expect(turn[1]).toEqual({ type: 'checkpoint', message });
+    expect(turn[2]).toEqual({ type: 'deliver', message });
+    expect(checkpoints(effects)).toHaveLength(1);
+    expect(state.seqs).toEqual({ planner: 1, builder: 0 });
+    expect(state.pending).toEqual(message);
+  });
+
+  it('numbers checkpoints per lane, from 1', () => {
+    const { state, effects } = run(exchanges(2));
+    expect(checkpoints(effects).map((c) => [c.message.from, c.message.seq, c.message.round])).toEqual([
+      ['planner', 1, 1],
+      ['builder', 1, 1],
+      ['planner', 2, 2],
+      ['builder', 2, 2],
+    ]);
+    expect(checkpoints(effects).every((c) => c.supersedes === undefined)).toBe(true);
+    expect(state.seqs).toEqual({ planner: 2, builder: 2 });
+    // Every deliver of a handoff comes after its own checkpoint.
+    const order = effects.filter((e) => e.type !== 'journal').map((e) => `${e.type}:${e.message.kind}:${e.message.seq ?? '-'}:${e.message.from}`);
+    expect(order).toEqual([
+      'deliver:goal:-:relevo',
+      'checkpoint:handoff:1:planner',
+      'deliver:handoff:1:planner',
+      'checkpoint:handoff:1:builder',
+      'deliver:handoff:1:builder',
+      'checkpoint:handoff:2:planner',
+      'deliver:handoff:2:planner',
+      'checkpoint:handoff:2:builder',
+      'deliver:handoff:2:builder',
+    ]);
+  });
+
+  it('writes the checkpoint even when the handoff is held: paused, past the budget or in step mode', () => {
+    const held = run([...goalDelivered, { type: 'pause' }, ended('planner', handoff('step 1'))]);
+    expect(held.effects.slice(-1)).toEqual([{ type: 'checkpoint', message: held.state.pending }]);
+    expect(deliveries(held.effects)).toHaveLength(1);
+    const config: RelayConfig = { ...flagConfig, maxRounds: 1 };
+    const over = run([...exchanges(1), ended('planner', handoff('step 2'))], config);
+    expect(over.effects.slice(-2).map((e) => e.type)).toEqual(['checkpoint', 'journal']);
+    expect(over.state.pause).toEqual({ reason: 'max_rounds', role: 'planner' });
+    expect(over.state.pending).toMatchObject({ seq: 2, round: 2 });
+    const stepped = run([...goalDelivered, { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    expect(stepped.effects.slice(-2).map((e) => e.type)).toEqual(['checkpoint', 'journal']);
+  });
+
+  it('writes no checkpoint for an unrelayed, interrupted, duplicate or empty turn', () => {
+    const base = run([...exchanges(1)]);
+    for (const e of [
+      ended('builder', handoff('unasked')),
+      { type: 'turn-ended', role: 'planner', reply: handoff('half'), source: 'screen', interrupted: true } as RelayEvent,
+      ended('planner', handoff('step 1')),
+      ended('planner', 'no block'),
+    ]) {
+      const r = run([e], flagConfig, base.state);
+      expect(checkpoints(r.effects)).toEqual([]);
+      expect(r.state.seqs).toEqual({ planner: 1, builder: 1 });
+    }
+  });
+
+  it('auto policy: a body over maxLines goes as a file, one at maxLines inline', () => {
+    const over = run([...goalDelivered, ended('planner', handoff(lines(61)))]);
+    expect(deliveries(over.effects)[1]).toEqual({
+      kind: 'handoff',
+      to: 'builder',
+      from: 'planner',
+      round: 1,
+      body: lines(61),
+      text: `${header1}\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.`,
+      seq: 1,
+      via: 'file',
+    });
+    const at = run([...goalDelivered, ended('planner', handoff(lines(60)))]);
+    expect(deliveries(at.effects)[1]).toMatchObject({ via: 'inline', text: `${header1}\n${lines(60)}` });
+  });
+
+  it('auto policy: a body over maxBytes (UTF-8) goes as a file, one at maxBytes inline', () => {
+    const at = run([...goalDelivered, ended('planner', handoff('x'.repeat(4096)))]);
+    expect(deliveries(at.effects)[1]!.via).toBe('inline');
+    const over = run([...goalDelivered, ended('planner', handoff('x'.repeat(4097)))]);
+    expect(deliveries(over.effects)[1]!.via).toBe('file');
+    // 2049 characters, 4098 bytes.
+    const wide = run([...goalDelivered, ended('planner', handoff('ñ'.repeat(2049)))]);
+    expect(deliveries(wide.effects)[1]).toMatchObject({ via: 'file', body: 'ñ'.repeat(2049) });
+    const narrow = run([...goalDelivered, ended('planner', handoff('ñ'.repeat(2048)))]);
+    expect(deliveries(narrow.effects)[1]!.via).toBe('inline');
+  });
+
+  it('uses the run path, the lane and the seq of the checkpoint in the file line, in the role-prompt language', () => {
+    const config: RelayConfig = { ...flagConfig, lang: 'es', runPath: '../state/runs/20250101-x', delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
+    const { effects } = run(exchanges(1), config);
+    const sent = deliveries(effects);
+    expect(sent.slice(1).map((m) => m.text)).toEqual([
+      `${header1}\nLee este handoff completo en ../state/runs/20250101-x/planner/checkpoints/1/HANDOFF.md y sigue como siempre.`,
+      '[relevo ronda 1 · de builder]\nLee este handoff completo en ../state/runs/20250101-x/builder/checkpoints/1/HANDOFF.md y sigue como siempre.',
+    ]);
+    expect(sent.slice(1).map((m) => m.via)).toEqual(['file', 'file']);
+    expect(sent[1]!.body).toBe('step 1');
+    expect(journal(effects).filter((e) => e.type === 'delivered').map((e) => (e.type === 'delivered' ? e.via : null))).toEqual([undefined, 'file', 'file']);
+  });
+
+  it('puts the role prompt before the file line when the agent has no launch flag for it', () => {
+    const config: RelayConfig = { ...flagConfig, inlineRolePrompt: { planner: false, builder: true }, delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
+    const { effects } = run([...goalDelivered, ended('planner', handoff('step 1'))], config);
+    expect(deliveries(effects)[1]!.text).toBe(
+      `${rolePrompt('builder', 'en')}\n\n${header1}\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.`,
+    );
+  });
+
+  it('inline policy never sends a file, however big the body', () => {
+    const config: RelayConfig = { ...flagConfig, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 } };
+    const body = `${lines(200)}\n${'y'.repeat(10_000)}`;
+    const { effects } = run([...goalDelivered, ended('planner', handoff(body))], config);
+    expect(deliveries(effects)[1]).toMatchObject({ via: 'inline', text: `${header1}\n${body}`, body });
+  });
+
+  it('edit-pending on a held handoff writes a new checkpoint that supersedes the old one', () => {
+    const held = run([...exchanges(1), { type: 'set-step', on: true }, ended('planner', handoff('step 2'))]);
+    expect(held.state.pending).toMatchObject({ seq: 2, round: 2, body: 'step 2' });
+    const edited = run([{ type: 'edit-pending', body: 'step 2, smaller' }], flagConfig, held.state);
+    const message = {
+      kind: 'handoff',
+      to: 'builder',
+      from: 'planner',
+      round: 2,
+      body: 'step 2, smaller',
+      text: '[relevo ronda 2 · de planner]\nstep 2, smaller',
+      seq: 3,
+      via: 'inline',
+    };
+    expect(edited.effects).toEqual([
+      { type: 'journal', entry: { type: 'pending_edited', round: 2, to: 'builder', chars: 15 } },
+      { type: 'checkpoint', message, supersedes: 2 },
+    ]);
+    expect(edited.state.pending).toEqual(message);
+    expect(edited.state.seqs).toEqual({ planner: 3, builder: 1 });
+    expect(edited.state.lastReceived.planner).toBe('step 2, smaller');
+    expect(edited.state.round).toBe(1);
+    // Edited again: supersedes the edit.
+    const twice = run([{ type: 'edit-pending', body: 'step 2, smallest' }], flagConfig, edited.state);
+    expect(checkpoints(twice.effects)).toEqual([{ type: 'checkpoint', message: expect.objectContaining({ seq: 4, body: 'step 2, smallest' }), supersedes: 3 }]);
+    // The resume sends the new checkpoint, journaled with its seq.
+    const sent = run([{ type: 'resume' }, delivered('builder')], flagConfig, edited.state);
+    expect(deliveries(sent.effects)).toEqual([message]);
+    expect(journal(sent.effects).at(-1)).toMatchObject({ type: 'delivered', kind: 'handoff', checkpoint_seq: 3, round: 2, via: 'inline' });
+  });
+
+  it('edit-pending keeps the delivery policy: an edit that grows past the limit goes as a file', () => {
+    const held = run([...goalDelivered, { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    const edited = run([{ type: 'edit-pending', body: lines(61) }], flagConfig, held.state);
+    expect(edited.state.pending).toMatchObject({
+      seq: 2,
+      via: 'file',
+      text: `${header1}\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/2/HANDOFF.md and go on as usual.`,
+    });
+  });
+
+  it('edit-pending writes no checkpoint for the goal, an unchanged body, or a message being delivered', () => {
+    const goalHeld = run([{ type: 'start', goal: 'G' }, { type: 'delivery-failed', to: 'planner', detail: 'x' }]);
+    const goalEdited = run([{ type: 'edit-pending', body: 'G2' }], flagConfig, goalHeld.state);
+    expect(checkpoints(goalEdited.effects)).toEqual([]);
+    expect(goalEdited.state.pending).toMatchObject({ kind: 'goal', body: 'G2', text: 'Goal: G2' });
+    const held = run([...goalDelivered, { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    expect(run([{ type: 'edit-pending', body: 'step 1' }], flagConfig, held.state).effects).toEqual([]);
+    const delivering = run([...goalDelivered, ended('planner', handoff('step 1'))]);
+    const r = run([{ type: 'edit-pending', body: 'other' }], flagConfig, delivering.state);
+    expect(r.effects).toEqual([]);
+    expect(r.state).toBe(delivering.state);
+  });
+
+  it('ack-refused while delivering pauses with ack_refused, keeping the handoff pending for a resume', () => {
+    const sending = run([...goalDelivered, ended('planner', handoff('step 1'))]);
+    const pending = sending.state.pending;
+    const detail = 'digest mismatch: planner/checkpoints/1 (offer aaaaaaaaaaaa, checkpoint aaaaaaaaaaaa, body bbbbbbbbbbbb)';
+    const refused = run([{ type: 'ack-refused', to: 'builder', detail }], flagConfig, sending.state);
+    expect(refused.state).toMatchObject({ phase: 'paused', delivering: false, turn: null, round: 0 });
+    expect(refused.state.pending).toEqual(pending);
+    expect(refused.state.pause).toEqual({ reason: 'ack_refused', role: 'builder', detail });
+    expect(refused.effects).toEqual([
+      { type: 'journal', entry: { type: 'paused', reason: 'ack_refused', role: 'builder', detail, pending_round: 1, pending_to: 'builder' } },
+    ]);
+    const again = run([{ type: 'resume' }], flagConfig, refused.state);
+    expect(deliveries(again.effects)).toEqual([pending]);
+    expect(checkpoints(again.effects)).toEqual([]);
+    // A long detail is cut to 240 characters.
+    const long = run([{ type: 'ack-refused', to: 'builder', detail: 'z'.repeat(500) }], flagConfig, sending.state);
+    expect(long.state.pause?.detail).toBe('z'.repeat(240));
+  });
+
+  it('ignores ack-refused for another receiver or when nothing is being delivered', () => {
+    const sending = run([...goalDelivered, ended('planner', handoff('step 1'))]);
+    const other = run([{ type: 'ack-refused', to: 'planner', detail: 'x' }], flagConfig, sending.state);
+    expect(other.state).toBe(sending.state);
+    expect(other.effects).toEqual([]);
+    const idle = run([...goalDelivered, ended('planner', handoff('step 1')), delivered('builder')]);
+    expect(run([{ type: 'ack-refused', to: 'builder', detail: 'x' }], flagConfig, idle.state).state).toBe(idle.state);
+  });
+
+  it('delivering a notice hands the turn over without changing the round or what was sent', () => {
+    const base = run(exchanges(2)).state;
+    const text = 'relevo was restarted while you were working on round 2 from the builder.';
+    const notice = { kind: 'notice' as const, to: 'planner' as const, from: 'relevo' as const, round: 3, body: text, text };
+    const state: RelayState = { ...base, turn: null, pending: notice, delivering: true, introduced: { planner: false, builder: false } };
+    const { state: next, effects } = run([{ type: 'delivered', to: 'planner', sha256: SHA, attempts: 1 }], flagConfig, state);
+    expect(next).toMatchObject({ round: 2, turn: 'planner', pending: null, delivering: false });
+    expect(next.lastSent).toEqual(base.lastSent);
+    expect(next.introduced).toEqual({ planner: true, builder: false });
+    expect(journal(effects)).toEqual([
+      { type: 'delivered', kind: 'notice', round: 3, from: 'relevo', to: 'planner', sha256: SHA, chars: text.length, attempts: 1 },
+    ]);
+  });
+
+  it('journals the transfer of a delivered handoff', () => {
+    const transferId = '123e4567-e89b-42d3-a456-426614174000';
+    const { effects } = run([...goalDelivered, ended('planner', handoff('step 1')), { type: 'delivered', to: 'builder', sha256: SHA, attempts: 2, transferId }]);
+    expect(journal(effects).at(-1)).toEqual({
+      type: 'delivered',
+      kind: 'handoff',
+      round: 1,
+      from: 'planner',
+      to: 'builder',
+      sha256: SHA,
+      chars: 6,
+      attempts: 2,
+      checkpoint_seq: 1,
+      transfer_id: transferId,
+      via: 'inline',
+    });
+  });
+
+  it('a new checkpoint clears STALE: the handoff written after it carries no notice', () => {
+    const base = run([...exchanges(1)]).state;
+    const stale: RelayState = { ...base, stale: [' src/a.ts | 2 +-'] };
+    const { state, effects } = run([ended('planner', handoff('step 2'))], flagConfig, stale);
+    expect(state.stale).toBeNull();
+    expect(deliveries(effects)[0]!.text).toBe('[relevo ronda 2 · de planner]\nstep 2');
+    expect(checkpoints(effects)[0]!.message.text).toBe('[relevo ronda 2 · de planner]\nstep 2');
+    // A turn that writes no checkpoint leaves STALE as it was.
+    const none = run([ended('planner', 'thinking, no block')], flagConfig, stale);
+    expect(none.state.stale).toEqual([' src/a.ts | 2 +-']);
+  });
+
+  it('an edit writes a new checkpoint, which clears STALE too', () => {
+    const held = run([...goalDelivered, { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    const stale: RelayState = { ...held.state, stale: [' src/a.ts | 2 +-'] };
+    const edited = run([{ type: 'edit-pending', body: 'step 1, edited' }], flagConfig, stale);
+    expect(edited.state.stale).toBeNull();
+    expect(edited.state.pending!.text).toBe(`${header1}\nstep 1, edited`);
   });
 });

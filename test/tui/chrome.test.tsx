@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { initialState } from '../../src/protocol/index.js';
+import { DEFAULT_DELIVERY, initialState } from '../../src/protocol/index.js';
 import Chrome from '../../src/tui/components/Chrome.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
@@ -9,9 +9,10 @@ import type { TuiState } from '../../src/tui/store.js';
 import { toastFor, toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
 
 const state: TuiState = {
-  relay: { ...initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false } }), phase: 'running', round: 2, turn: 'builder' },
+  relay: { ...initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: 'r' }), phase: 'running', round: 2, turn: 'builder' },
   agents: { planner: { name: 'claude', state: 'idle' }, builder: { name: 'codex', state: 'busy' } },
   focus: 'planner',
+  memory: null,
   zoom: false,
   toasts: [],
   overlay: 'none',

@@ -5,7 +5,10 @@
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, relevo, tempDir } from '../helpers/cli.js';
+import { gitRepo } from '../helpers/git.js';
 
 const SOCKET = `relevo-test-${process.pid}`;
 const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
@@ -27,8 +30,7 @@ afterEach(async () => {
   await tmux('kill-server');
 });
 
-async function start(cols: number, rows: number, extra: string[] = [], env: string[] = []): Promise<void> {
-  const cwd = tempDir();
+async function start(cols: number, rows: number, extra: string[] = [], env: string[] = [], cwd = tempDir()): Promise<void> {
   const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
   const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, `${command}; echo "exited with $?"; sleep 60`);
   expect(r.exitCode, r.stderr).toBe(0);
@@ -117,5 +119,20 @@ describe('the TUI in tmux', () => {
     await keys('C-]', 'r');
     await until('the edited step in the builder', (s) => s.includes('EDITED-Step 1 of 3'));
   });
-});
 
+  it('--resume picks up a killed run: STALE and memory: blocked shown, the turn goes on to done', async () => {
+    const cwd = tempDir();
+    await gitRepo(cwd);
+    const killed = await relevo(['--headless', '--demo'], cwd, { RELEVO_FAILPOINT: 'delivered:2' });
+    expect(killed.signal).toBe('SIGKILL');
+    appendFileSync(join(cwd, 'users.ts'), 'export const page = 1;\n');
+    await start(180, 50, ['--resume', '--memory'], ['PATH=/usr/bin:/bin'], cwd);
+    const stale = await until('STALE', (s) => s.includes('STALE'));
+    expect(stale).toMatch(/STALE: the workspace moved since checkpoint planner\/1|· STALE/);
+    await until('memory: blocked', (s) => band(s).includes('memory: blocked'));
+    const done = await until('done', (s) => / · done · memory: blocked$/.test(band(s)), 60_000);
+    expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
+    await keys('C-]', 'q');
+    await until('the shell back', (s) => s.includes('exited with 0'));
+  }, 90_000);
+});

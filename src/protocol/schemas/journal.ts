@@ -10,6 +10,10 @@ export const PAUSE_REASONS = [
   'agent_exited',
   'user',
   'step',
+  /** The receiver's ack was refused (digest mismatch, already acknowledged, intended for another role). */
+  'ack_refused',
+  /** relevo itself stopped (crash, kill) before the run ended; `--resume` picks it up. */
+  'interrupted',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
@@ -18,6 +22,12 @@ export const REPLY_SOURCES = ['hook', 'transcript', 'screen'] as const;
 export type ReplySource = (typeof REPLY_SOURCES)[number];
 
 const role = z.enum(ROLES);
+const field = z.string().max(240);
+const digest = z.string().regex(/^[0-9a-f]{64}$/);
+/** What relevo types: the goal, a relayed handoff, or a notice after a resume. */
+export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
+export const DELIVERY_MODES = ['inline', 'file'] as const;
+export const MEMORY_STATES = ['ready', 'blocked', 'stored', 'failed'] as const;
 const agentInfo = z.strictObject({ command: z.array(z.string()), profile: z.string() });
 
 /** One line of `events.jsonl`, before the journal stamps it with `seq` and `ts`. */
@@ -50,13 +60,71 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({
     type: z.literal('delivered'),
-    kind: z.enum(['goal', 'handoff']),
+    kind: z.enum(MESSAGE_KINDS),
     round: z.number().int().nonnegative(),
     from: z.enum([...ROLES, 'relevo']),
     to: role,
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sha256: digest,
     chars: z.number().int().nonnegative(),
     attempts: z.number().int().positive(),
+    /** The checkpoint this handoff was relayed from (lane = from) and its transfer. */
+    checkpoint_seq: z.number().int().positive().optional(),
+    transfer_id: z.uuid().optional(),
+    /** `file`: relevo typed the header and the path of the checkpoint's HANDOFF.md. */
+    via: z.enum(DELIVERY_MODES).optional(),
+  }),
+  /** A handoff written to its sender's lane before anything is typed. */
+  z.strictObject({
+    type: z.literal('checkpoint'),
+    lane: role,
+    checkpoint_seq: z.number().int().positive(),
+    round: z.number().int().nonnegative(),
+    to: role,
+    sha256: digest,
+    bytes: z.number().int().nonnegative(),
+    lines: z.number().int().positive(),
+    supersedes: z.number().int().positive().optional(),
+  }),
+  /** offer.json written: the checkpoint is offered to its receiver (again after a resume: `resend`). */
+  z.strictObject({
+    type: z.literal('offered'),
+    lane: role,
+    checkpoint_seq: z.number().int().positive(),
+    round: z.number().int().nonnegative(),
+    to: role,
+    transfer_id: z.uuid(),
+    resend: z.boolean().optional(),
+  }),
+  /** `--resume`: the run goes on in a new relevo process, its agents restarted. */
+  z.strictObject({
+    type: z.literal('run_resumed'),
+    version: z.string(),
+    planner: agentInfo,
+    builder: agentInfo,
+    pending_kind: z.enum(MESSAGE_KINDS).optional(),
+    pending_to: role.optional(),
+    pending_round: z.number().int().nonnegative().optional(),
+    hook_socket: z.string().optional(),
+  }),
+  /** The workspace moved since the last checkpoint's git anchor. */
+  z.strictObject({
+    type: z.literal('stale'),
+    lane: role,
+    checkpoint_seq: z.number().int().positive(),
+    head_then: field,
+    head_now: field.optional(),
+    status_changed: z.boolean(),
+    /** `git diff --stat` against the anchor, cut to a few lines. */
+    diff_stat: z.array(field).max(12),
+  }),
+  /** mnemosyne: available (ready), missing (blocked, with the install hint), a summary stored, or a store that failed. */
+  z.strictObject({
+    type: z.literal('memory'),
+    state: z.enum(MEMORY_STATES),
+    bank: field.optional(),
+    detail: field.optional(),
+    id: field.optional(),
+    round: z.number().int().nonnegative().optional(),
   }),
   z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
   z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),

@@ -150,7 +150,7 @@ export const profileSchema = z.strictObject({
     .strictObject({
       kind: z.enum(TRANSCRIPT_KINDS),
       /** The agent writes its transcript a moment after its screen settles: how long to keep looking. */
-      wait_ms: z.number().int().min(0).max(10_000).default(3000),
+      wait_ms: z.number().int().min(0).max(60_000).default(3000),
     })
     .optional(),
 });

@@ -15,7 +15,8 @@ export function bandInfo(state: TuiState): BandInfo {
     turn: r.turn,
     phase: r.phase,
     pause: r.pause?.reason ?? null,
-    stale: false,
+    stale: r.stale !== null,
+    memory: state.memory,
   };
 }
 

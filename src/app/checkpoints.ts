@@ -1,0 +1,198 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ackRefusal,
+  ackSchema,
+  BODY_FILE,
+  buildCheckpoint,
+  CHECKPOINT_SCHEMA_VERSION,
+  checkpointPath,
+  formatHeader,
+  handoffCheckpointSchema,
+  handoffMarkdown,
+  offerSchema,
+  ROLES,
+  type Ack,
+  type CheckpointOnDisk,
+  type GitAnchor,
+  type HandoffCheckpoint,
+  type Offer,
+  type Outgoing,
+  type Role,
+} from '../protocol/index.js';
+
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A checkpoint that cannot be written or read as the protocol demands. */
+export class CheckpointError extends Error {}
+
+/** Creates `path` with `text`, failing if it exists, and makes it durable. */
+function createFile(path: string, text: string): void {
+  const fd = openSync(path, 'wx', 0o644);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function syncDir(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+
+export type Written = { readonly checkpoint: HandoffCheckpoint; readonly dir: string };
+export type Offered = { readonly offer: Offer; readonly resend: boolean };
+export type Acked = { readonly ok: true; readonly ack: Ack } | { readonly ok: false; readonly detail: string };
+
+/**
+ * The run's checkpoints: `<run>/<role>/checkpoints/<seq>/` with `handoff.json`, `HANDOFF.md`
+ * (and `body.txt` for a body too big for the JSON), then `offer.json` and `ack.json`. Every file is
+ * created exclusively and fsynced; a checkpoint directory appears whole (written aside, then renamed).
+ */
+export class CheckpointStore {
+  constructor(
+    readonly runDir: string,
+    readonly runId: string,
+  ) {}
+
+  dirOf(lane: Role, seq: number): string {
+    return join(this.runDir, ...checkpointPath(lane, seq).split('/'));
+  }
+
+  /** Writes the handoff `message` into the lane of its sender, `lane`; an existing checkpoint is never replaced. */
+  write(lane: Role, message: Outgoing, anchor: GitAnchor | null, supersedes?: number): Written {
+    if (message.kind !== 'handoff' || message.seq === undefined) throw new CheckpointError(`not a handoff: ${message.kind}`);
+    if (message.from !== lane) throw new CheckpointError(`the ${lane} lane cannot hold a handoff from ${message.from}`);
+    const dir = this.dirOf(lane, message.seq);
+    if (existsSync(dir)) throw new CheckpointError(`checkpoint ${checkpointPath(lane, message.seq)} already exists: checkpoints are immutable`);
+    const { checkpoint, json, bodyFile } = buildCheckpoint(
+      {
+        run_id: this.runId,
+        seq: message.seq,
+        round: message.round,
+        from: lane,
+        to: message.to,
+        created_at: new Date().toISOString(),
+        sha256: sha256(message.body),
+        ...(anchor ? { anchor } : {}),
+        ...(supersedes !== undefined ? { supersedes } : {}),
+      },
+      message.body,
+    );
+    const parent = join(this.runDir, lane, 'checkpoints');
+    mkdirSync(parent, { recursive: true });
+    const aside = join(parent, `.${message.seq}.${process.pid}.tmp`);
+    rmSync(aside, { recursive: true, force: true });
+    mkdirSync(aside);
+    createFile(join(aside, 'handoff.json'), json);
+    if (bodyFile !== null) createFile(join(aside, BODY_FILE), bodyFile);
+    createFile(join(aside, 'HANDOFF.md'), handoffMarkdown(checkpoint, message.body, formatHeader(message.round, lane)));
+    syncDir(aside);
+    try {
+      renameSync(aside, dir); // fails when `dir` exists and is not empty
+    } catch (error) {
+      rmSync(aside, { recursive: true, force: true });
+      throw new CheckpointError(`checkpoint ${checkpointPath(lane, message.seq)} could not be created: ${(error as Error).message}`);
+    }
+    syncDir(parent);
+    return { checkpoint, dir };
+  }
+
+  /** One checkpoint, validated; its body checked against its sha256 (`digestOk`). */
+  read(lane: Role, seq: number): CheckpointOnDisk & { readonly offer: Offer | null; readonly digestOk: boolean } {
+    const dir = this.dirOf(lane, seq);
+    const where = checkpointPath(lane, seq);
+    const readAs = <T>(file: string, read: () => T): T => {
+      try {
+        return read();
+      } catch (error) {
+        throw new CheckpointError(`checkpoint ${where}: bad ${file}: ${(error as Error).message.split('\n')[0]}`);
+      }
+    };
+    const checkpoint = readAs('handoff.json', () => handoffCheckpointSchema.parse(readJson(join(dir, 'handoff.json'))));
+    if (checkpoint.from !== lane || checkpoint.seq !== seq) throw new CheckpointError(`checkpoint ${where}: it says ${checkpointPath(checkpoint.from, checkpoint.seq)}`);
+    const body = checkpoint.body ?? readAs(BODY_FILE, () => readFileSync(join(dir, BODY_FILE), 'utf8'));
+    const offerPath = join(dir, 'offer.json');
+    const offer = existsSync(offerPath) ? readAs('offer.json', () => offerSchema.parse(readJson(offerPath))) : null;
+    return { checkpoint, body, offered: offer !== null, acked: existsSync(join(dir, 'ack.json')), offer, digestOk: sha256(body) === checkpoint.sha256 };
+  }
+
+  /** Seqs present in a lane, ascending (directories being written aside are skipped). */
+  seqs(lane: Role): number[] {
+    const parent = join(this.runDir, lane, 'checkpoints');
+    if (!existsSync(parent)) return [];
+    return readdirSync(parent)
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
+  /** Every checkpoint of both lanes. */
+  readAll(): (CheckpointOnDisk & { readonly offer: Offer | null; readonly digestOk: boolean })[] {
+    return ROLES.flatMap((lane) => this.seqs(lane).map((seq) => this.read(lane, seq)));
+  }
+
+  /** `offer.json` for the checkpoint: created once; offered again after a resume, the same offer is reused. */
+  offer(lane: Role, seq: number): Offered {
+    const { checkpoint, offer } = this.read(lane, seq);
+    if (offer !== null) return { offer, resend: true };
+    const fresh = offerSchema.parse({
+      schema_version: CHECKPOINT_SCHEMA_VERSION,
+      transfer_id: randomUUID(),
+      checkpoint: checkpointPath(lane, seq),
+      sha256: checkpoint.sha256,
+      from: lane,
+      to: checkpoint.to,
+      round: checkpoint.round,
+      created_at: new Date().toISOString(),
+    });
+    createFile(join(this.dirOf(lane, seq), 'offer.json'), `${JSON.stringify(fresh, null, 2)}\n`);
+    return { offer: fresh, resend: false };
+  }
+
+  /**
+   * The receiver takes the handoff: the checkpoint's sha256 is checked again and `ack.json` created
+   * exclusively. Refused with the protocol's words: `digest mismatch`, `already acknowledged`, `intended for`.
+   */
+  ack(lane: Role, seq: number, receiver: Role, stale: boolean): Acked {
+    let found: ReturnType<CheckpointStore['read']>;
+    try {
+      found = this.read(lane, seq);
+    } catch (error) {
+      return { ok: false, detail: `digest mismatch: ${(error as Error).message}` };
+    }
+    if (found.offer === null) return { ok: false, detail: `not offered: ${checkpointPath(lane, seq)}` };
+    const refusal = ackRefusal({
+      offer: found.offer,
+      checkpointSha256: found.checkpoint.sha256,
+      bodySha256: sha256(found.body),
+      receiver,
+      acked: found.acked,
+    });
+    if (refusal !== null) return { ok: false, detail: refusal };
+    const ack = ackSchema.parse({
+      schema_version: CHECKPOINT_SCHEMA_VERSION,
+      transfer_id: found.offer.transfer_id,
+      receiver,
+      sha256: found.checkpoint.sha256,
+      acked_at: new Date().toISOString(),
+      stale,
+    });
+    try {
+      createFile(join(this.dirOf(lane, seq), 'ack.json'), `${JSON.stringify(ack, null, 2)}\n`);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { ok: false, detail: `already acknowledged: ${checkpointPath(lane, seq)}` };
+      throw error;
+    }
+    return { ok: true, ack };
+  }
+}

@@ -1,0 +1,217 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../protocol/index.js';
+import { CheckpointStore } from './checkpoints.js';
+import { ConfigError } from './errors.js';
+
+type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
+
+export type RunState = 'done' | 'paused' | 'running' | 'interrupted' | 'unreadable';
+export type RunSummary = {
+  readonly id: string;
+  readonly started_at: string | null;
+  readonly goal: string | null;
+  readonly rounds: number;
+  readonly max_rounds: number | null;
+  readonly state: RunState;
+  /** Why it paused; for `unreadable`, what failed. */
+  readonly reason?: string;
+};
+export type HandoffView = Readonly<
+  Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes'> & {
+    lane: Role;
+    status: 'acked' | 'offered' | 'pending';
+    digest_ok: boolean;
+    body: string;
+  }
+>;
+
+export const RUNS_USAGE = 'relevo-tui runs [--state-dir DIR] [--json]';
+export const SHOW_USAGE = 'relevo-tui show [RUN] [--state-dir DIR] [--json]';
+const GOAL_COLUMNS = 40;
+
+/** The valid lines of `events.jsonl`; a torn line (killed mid-write) or one that fails the schema is skipped. */
+export function parseJournalText(text: string): JournalLine[] {
+  return text.split('\n').flatMap((raw) => {
+    if (raw.trim() === '') return [];
+    try {
+      const parsed = journalLineSchema.safeParse(JSON.parse(raw));
+      return parsed.success ? [parsed.data] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Where a run stands: `live` says whether the process holding its lock is alive. */
+export function summarizeRun(id: string, lines: readonly JournalLine[], live: boolean): RunSummary {
+  const of = <T extends JournalLine['type']>(type: T) => lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
+  const started = of('run_started')[0];
+  const goal = of('goal')[0]?.text ?? null;
+  const rounds = Math.max(0, ...of('delivered').filter((d) => d.kind === 'handoff' && d.from === 'planner').map((d) => d.round));
+  const maxRounds = of('resumed').at(-1)?.budget ?? started?.max_rounds ?? null;
+  const lastPause = lines.findLastIndex((l) => l.type === 'paused');
+  const pause = lastPause >= 0 && !lines.slice(lastPause).some((l) => l.type === 'resumed' || l.type === 'run_resumed') ? lines[lastPause] : undefined;
+  const base = { id, started_at: started?.ts ?? null, goal, rounds, max_rounds: maxRounds };
+  if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };
+  if (pause?.type === 'paused') return { ...base, state: 'paused', reason: pause.reason };
+  return { ...base, state: live ? 'running' : 'interrupted' };
+}
+
+/** `done`, `paused: max_rounds`, `unreadable`, … */
+export const stateLabel = (s: Pick<RunSummary, 'state' | 'reason'>): string => (s.state === 'paused' ? `paused: ${s.reason}` : s.state);
+
+/** The first line of `text`, cut to `width` characters with `…`. */
+export function cut(text: string, width: number): string {
+  const chars = [...(text.split('\n')[0] ?? '')];
+  return chars.length <= width ? chars.join('') : `${chars.slice(0, width - 1).join('')}…`;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+/** Local `YYYY-MM-DD HH:MM`. */
+export function localMinute(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** The runs as an aligned table with a header row. */
+export function formatRunsTable(runs: readonly RunSummary[]): string {
+  const rows = [
+    ['ID', 'STARTED', 'ROUNDS', 'STATE', 'GOAL'],
+    ...runs.map((r) => [
+      r.id,
+      r.started_at ? localMinute(r.started_at) : '-',
+      r.state === 'unreadable' ? '-' : r.max_rounds === null ? String(r.rounds) : `${r.rounds}/${r.max_rounds}`,
+      stateLabel(r),
+      r.goal === null ? '-' : cut(r.goal, GOAL_COLUMNS),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+const STATUS_TEXT = { acked: 'acked', offered: 'offered (not acked)', pending: 'pending' } as const;
+
+/** `show`'s text: the run line, each handoff under its header, then the `<done>` summary. */
+export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], done: string | null): string {
+  const out = [`run ${run.id} · ${stateLabel(run)} · goal: ${run.goal === null ? '-' : (run.goal.split('\n')[0] ?? '')}`];
+  for (const h of handoffs) {
+    const extra = `${h.supersedes !== undefined ? ` · replaces ${h.supersedes}` : ''}${h.digest_ok ? '' : ' · DIGEST MISMATCH'}`;
+    out.push('', `── ${checkpointPath(h.lane, h.seq)} · round ${h.round} · ${h.from} → ${h.to} · ${STATUS_TEXT[h.status]}${extra}`);
+    out.push(h.round >= 1 ? formatHeader(h.round, h.from) : `[relevo ronda ${h.round} · de ${h.from}]`, h.body.replace(/\n$/, ''));
+  }
+  if (done !== null) out.push('', '<done>', done, '</done>');
+  return `${out.join('\n')}\n`;
+}
+
+const lockSchema = z.object({ pid: z.number().int().positive() });
+function lockAlive(runDir: string): boolean {
+  try {
+    process.kill(lockSchema.parse(JSON.parse(readFileSync(join(runDir, 'lock'), 'utf8'))).pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: JournalLine[] } {
+  const dir = join(runsDir, id);
+  let text: string;
+  try {
+    text = readFileSync(join(dir, 'events.jsonl'), 'utf8');
+  } catch (error) {
+    const reason = `events.jsonl: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    return { summary: { id, started_at: null, goal: null, rounds: 0, max_rounds: null, state: 'unreadable', reason }, lines: [] };
+  }
+  const lines = parseJournalText(text);
+  return { summary: summarizeRun(id, lines, lockAlive(dir)), lines };
+}
+
+/** Run ids under `runsDir`, newest first (ids sort by time). */
+function runIds(runsDir: string): string[] {
+  try {
+    return readdirSync(runsDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+function handoffsOf(runDir: string, id: string, warn: (message: string) => void): HandoffView[] {
+  const store = new CheckpointStore(runDir, id);
+  const views: HandoffView[] = [];
+  for (const lane of ROLES) {
+    for (const seq of store.seqs(lane)) {
+      try {
+        const { checkpoint: c, body, offered, acked, digestOk } = store.read(lane, seq);
+        const status = acked ? 'acked' : offered ? 'offered' : 'pending';
+        const supersedes = c.supersedes !== undefined ? { supersedes: c.supersedes } : {};
+        views.push({ lane, seq, round: c.round, from: c.from, to: c.to, created_at: c.created_at, sha256: c.sha256, status, ...supersedes, digest_ok: digestOk, body });
+      } catch (error) {
+        warn(`skipped ${checkpointPath(lane, seq)}: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+  }
+  return views.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.seq - b.seq || ROLES.indexOf(a.lane) - ROLES.indexOf(b.lane));
+}
+
+function parseFlags(command: string, args: readonly string[]) {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { 'state-dir': { type: 'string', default: '.relevo' }, json: { type: 'boolean', default: false } },
+      strict: true,
+      allowPositionals: true,
+    });
+    if (values['state-dir'] === '') throw new ConfigError('--state-dir', 'empty');
+    if (positionals.length > (command === 'show' ? 1 : 0)) throw new ConfigError(command, `unexpected argument ${positionals.at(-1)} (usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE})`);
+    return { stateDir: values['state-dir'], json: values.json, run: positionals[0] };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const flag = /'(-[^']*)'/.exec((error as Error).message)?.[1];
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ConfigError(command, `unknown option ${flag ?? ''} (usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE})`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) throw new ConfigError(flag.split(' ')[0]!, /argument missing/.test((error as Error).message) ? 'needs a value' : 'takes no value');
+    throw new ConfigError(command, (error as Error).message.split('\n')[0] ?? 'invalid option');
+  }
+}
+
+/** `relevo-tui runs` and `relevo-tui show`: what happened in past runs, read from the state dir. */
+export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const command = args[0] === 'show' ? 'show' : 'runs';
+  try {
+    const { stateDir, json, run } = parseFlags(command, args.slice(1));
+    const runsDir = join(stateDir, 'runs');
+    const ids = runIds(runsDir);
+    if (command === 'runs') {
+      const runs = ids.map((id) => loadRun(runsDir, id).summary);
+      if (json) io.stdout.write(`${JSON.stringify(runs)}\n`);
+      else if (runs.length === 0) io.stderr.write(`no runs in ${stateDir}\n`);
+      else io.stdout.write(formatRunsTable(runs));
+      return 0;
+    }
+    const id = run ?? ids[0];
+    if (id === undefined) throw new ConfigError('show', `no runs in ${runsDir}`);
+    if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${runsDir} (see relevo-tui runs)`);
+    const { summary, lines } = loadRun(runsDir, id);
+    const handoffs = handoffsOf(join(runsDir, id), id, (message) => io.stderr.write(`relevo-tui: show: ${message}\n`));
+    const done = lines.findLast((l) => l.type === 'done');
+    const summaryText = done?.type === 'done' ? done.summary : null;
+    const reason = summary.reason !== undefined ? { reason: summary.reason } : {};
+    if (json) io.stdout.write(`${JSON.stringify({ id, state: summary.state, ...reason, goal: summary.goal, handoffs, done: summaryText })}\n`);
+    else io.stdout.write(formatShow(summary, handoffs, summaryText));
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`relevo-tui: ${error.toString()}\n`);
+      return 2;
+    }
+    io.stderr.write(`relevo-tui: ${command}: ${(error as Error).message.split('\n')[0]}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,111 @@
+import { handoffMessage, initialState, preambleFor, type Outgoing, type RelayConfig, type RelayState } from './machine.js';
+import { goalMessage, resumeContext, resumeNotice } from './prompts.js';
+import { ROLES, type Role } from './roles.js';
+import { checkpointPath, type HandoffCheckpoint } from './schemas/checkpoint.js';
+import type { JournalLine } from './schemas/journal.js';
+
+/** A checkpoint as found on disk, its body read and checked against its sha256. */
+export type CheckpointOnDisk = {
+  readonly checkpoint: HandoffCheckpoint;
+  readonly body: string;
+  readonly offered: boolean;
+  readonly acked: boolean;
+};
+
+export type RestoreInput = {
+  /** The run's journal, in order. */
+  readonly lines: readonly JournalLine[];
+  /** Every checkpoint of both lanes. */
+  readonly checkpoints: readonly CheckpointOnDisk[];
+  /** `git diff --stat` lines when the workspace moved since the last checkpoint's anchor, else null. */
+  readonly stale: readonly string[] | null;
+};
+
+export type Restored = { readonly ok: true; readonly state: RelayState } | { readonly ok: false; readonly error: string };
+
+type Of<T extends JournalLine['type']> = Extract<JournalLine, { type: T }>;
+const linesOf = <T extends JournalLine['type']>(lines: readonly JournalLine[], type: T): Of<T>[] =>
+  lines.filter((l): l is Of<T> => l.type === type);
+
+/** Oldest first: by creation time, then by lane position. */
+export function inOrder(checkpoints: readonly CheckpointOnDisk[]): CheckpointOnDisk[] {
+  return [...checkpoints].sort(
+    (a, b) => a.checkpoint.created_at.localeCompare(b.checkpoint.created_at) || a.checkpoint.seq - b.checkpoint.seq,
+  );
+}
+
+/**
+ * The relay state of an interrupted run, from its journal and its checkpoints; the acks on disk are
+ * the truth about what was delivered. The agents are new processes, so nobody is introduced yet.
+ * The state is paused (with the pause the run had, or `interrupted`); a `resume` event goes on:
+ * it sends the pending handoff (an offered one again, once), or, when the turn already belonged to
+ * an agent, a notice telling that agent where the handoff it was working on is.
+ */
+export function restoreState(config: RelayConfig, input: RestoreInput): Restored {
+  const { lines } = input;
+  if (linesOf(lines, 'done').length > 0) return { ok: false, error: 'this run is already done' };
+  const goal = linesOf(lines, 'goal').at(-1)?.text;
+  if (goal === undefined) return { ok: false, error: 'this run never got its goal: start a new run instead' };
+
+  const all = inOrder(input.checkpoints);
+  const acked = all.filter((c) => c.acked);
+  const lastOf = (list: readonly CheckpointOnDisk[], pick: (c: HandoffCheckpoint) => boolean) =>
+    list.filter((c) => pick(c.checkpoint)).at(-1);
+
+  const base = initialState(config);
+  const seqs = { ...base.seqs };
+  for (const c of all) seqs[c.checkpoint.from] = Math.max(seqs[c.checkpoint.from], c.checkpoint.seq);
+  const lastSent = { ...base.lastSent } as Record<Role, string | null>;
+  const lastReceived = { ...base.lastReceived } as Record<Role, string | null>;
+  for (const role of ROLES) {
+    lastSent[role] = lastOf(acked, (c) => c.to === role)?.body ?? null;
+    lastReceived[role] = lastOf(all, (c) => c.from === role)?.body ?? null;
+  }
+  const round = Math.max(0, ...acked.filter((c) => c.checkpoint.from === 'planner').map((c) => c.checkpoint.round));
+  const budget = linesOf(lines, 'resumed').at(-1)?.budget ?? config.maxRounds;
+  const step = linesOf(lines, 'step_mode').at(-1)?.on ?? false;
+
+  // The pause the run was in when relevo stopped, if it was paused; else it was interrupted.
+  const last = lines.filter((l) => l.type === 'paused' || l.type === 'resumed' || l.type === 'run_resumed').at(-1);
+  const pause =
+    last?.type === 'paused'
+      ? { reason: last.reason, ...(last.role ? { role: last.role } : {}), ...(last.detail ? { detail: last.detail } : {}) }
+      : { reason: 'interrupted' as const };
+
+  const state: RelayState = {
+    ...base,
+    phase: 'paused',
+    round,
+    budget,
+    goal,
+    step,
+    seqs,
+    lastSent,
+    lastReceived,
+    pause,
+    stale: input.stale,
+  };
+  return { ok: true, state: { ...state, pending: pendingOf(config, state, all.at(-1), lines) } };
+}
+
+function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnDisk | undefined, lines: readonly JournalLine[]): Outgoing {
+  const goal = state.goal ?? '';
+  if (latest === undefined) {
+    const preamble = preambleFor(config, state, 'planner');
+    const goalDelivered = linesOf(lines, 'delivered').some((d) => d.kind === 'goal');
+    if (!goalDelivered) return { kind: 'goal', to: 'planner', from: 'relevo', round: 0, body: goal, text: goalMessage(goal, config.lang, preamble) };
+    const text = resumeNotice(config.lang, { to: 'planner', goal }, preamble);
+    return { kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text };
+  }
+  const c = latest.checkpoint;
+  // Not acknowledged: still the sender's; sent again.
+  // A restarted planner has not seen the goal: it comes first, for context.
+  if (!latest.acked) {
+    const context = c.to === 'planner' ? resumeContext(config.lang, goal) : null;
+    return handoffMessage(config, state, c.from, c.round, c.seq, latest.body, context);
+  }
+  // Acknowledged before relevo stopped: never sent again; the receiver is told where it is.
+  const path = `${config.runPath}/${checkpointPath(c.from, c.seq)}/HANDOFF.md`;
+  const text = resumeNotice(config.lang, { to: c.to, goal, handoff: { round: c.round, from: c.from, path } }, preambleFor(config, state, c.to));
+  return { kind: 'notice', to: c.to, from: 'relevo', round: c.round, body: text, text };
+}

@@ -1,0 +1,16 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+
+const AUTHOR = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+
+/** Makes `cwd` a git repository with one commit (`users.ts`, `.relevo/` ignored); returns a git runner for it. */
+export async function gitRepo(cwd: string) {
+  const git = (...args: string[]) => execa('git', args, { cwd, env: AUTHOR });
+  await git('init', '-q');
+  writeFileSync(join(cwd, '.gitignore'), '.relevo/\n');
+  writeFileSync(join(cwd, 'users.ts'), 'export const users = [];\n');
+  await git('add', '.');
+  await git('commit', '-q', '-m', 'start');
+  return git;
+}
