@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runHeadless } from './app/headless.js';
 import { ConfigError } from './app/errors.js';
+import { loadConfig } from './app/config.js';
 import { parseOptions, USAGE } from './app/options.js';
 
 const EXIT_USAGE = 2;
@@ -26,7 +27,7 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     return runHistory(args, env, io);
   }
   try {
-    const options = parseOptions(args, env);
+    const options = parseOptions(args, env, (explicit) => loadConfig(explicit, process.cwd()));
     if (options.help) {
       io.stdout.write(USAGE);
       return 0;

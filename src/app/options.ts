@@ -27,6 +27,7 @@ const FLAGS = {
   'deliver-max-bytes': { type: 'string' },
   'deliver-max-lines': { type: 'string' },
   memory: { type: 'boolean' },
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
@@ -57,6 +58,8 @@ Options:
   --deliver auto|file|inline how handoffs are typed: auto (default) types a handoff over
                              --deliver-max-bytes (4096) or --deliver-max-lines (60) as the
                              path of its HANDOFF.md; file always does; inline never does
+  --config FILE              settings file (default: relevo.toml in the working directory, when
+                             present); the flags' names in snake_case, a flag given here wins
   --memory                   store each round's handoff summary and the <done> summary in
                              mnemosyne (bank named after the project), when it is installed
   -h, --help                 this help
@@ -97,6 +100,7 @@ const schema = z.object({
   'deliver-max-bytes': int('deliver-max-bytes', 1, 10_000_000).default(4096),
   'deliver-max-lines': int('deliver-max-lines', 1, 1_000_000).default(60),
   memory: z.boolean().default(false),
+  config: z.string().optional(),
   help: z.boolean().default(false),
   version: z.boolean().default(false),
 });
@@ -161,8 +165,11 @@ function prefixByte(name: string | undefined): string {
   return byte;
 }
 
-/** Parses and validates the flags; a bad one throws a ConfigError naming it. */
-export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv): Options {
+/** Settings from a config file, as flag values; `explicit` is `--config`'s value. */
+export type ConfigLoader = (explicit: string | undefined) => Record<string, string | boolean>;
+
+/** Parses and validates the flags (over the config file's settings); a bad one throws a ConfigError naming it. */
+export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, loadConfig: ConfigLoader = () => ({})): Options {
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
@@ -175,6 +182,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv): O
   if (positionals.length > 1) throw new ConfigError('--resume', `takes one run id, got ${positionals.length}`);
   const run = positionals[0];
   if (run !== undefined && !/^[\w-][\w.-]*$/.test(run)) throw new ConfigError('--resume', `not a run id: ${run}`);
+  values = { ...loadConfig(values.config as string | undefined), ...values };
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

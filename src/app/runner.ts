@@ -186,8 +186,10 @@ export class RelayRunner {
     });
     agent.onTurnEnded((end) => {
       failpoint('turn-end');
+      // The workspace's anchor is taken while the reply is read (git status can be slow in a big repository).
+      const anchor = gitAnchor(this.options.cwd);
       void this.#readReply(role, end).then(async (reply) => {
-        this.#anchor = await gitAnchor(this.options.cwd);
+        this.#anchor = await anchor;
         failpoint('reply');
         this.dispatch({ type: 'turn-ended', role, ...reply });
       });
