@@ -28,6 +28,11 @@ const FLAGS = {
   'deliver-max-lines': { type: 'string' },
   memory: { type: 'boolean' },
   config: { type: 'string' },
+  tmux: { type: 'boolean' },
+  'tmux-socket': { type: 'string' },
+  'tmux-launch': { type: 'boolean' },
+  'planner-pane': { type: 'string' },
+  'builder-pane': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
@@ -60,6 +65,10 @@ Options:
                              path of its HANDOFF.md; file always does; inline never does
   --config FILE              settings file (default: relevo.toml in the working directory, when
                              present); the flags' names in snake_case, a flag given here wins
+  --tmux                     drive agents already running in tmux panes: --planner-pane and
+                             --builder-pane name them (%3, or session:window.pane)
+  --tmux-launch              start both agents in a new tmux window (a new session outside tmux)
+  --tmux-socket NAME         the tmux server to use, as tmux -L NAME (default: the current one)
   --memory                   store each round's handoff summary and the <done> summary in
                              mnemosyne (bank named after the project), when it is installed
   -h, --help                 this help
@@ -101,6 +110,11 @@ const schema = z.object({
   'deliver-max-lines': int('deliver-max-lines', 1, 1_000_000).default(60),
   memory: z.boolean().default(false),
   config: z.string().optional(),
+  tmux: z.boolean().default(false),
+  'tmux-socket': z.string().regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes').optional(),
+  'tmux-launch': z.boolean().default(false),
+  'planner-pane': z.string().trim().min(1, '--planner-pane: empty').optional(),
+  'builder-pane': z.string().trim().min(1, '--builder-pane: empty').optional(),
   help: z.boolean().default(false),
   version: z.boolean().default(false),
 });
@@ -126,9 +140,34 @@ export type Options = {
   readonly resume: string | false;
   readonly delivery: DeliveryPolicy;
   readonly memory: boolean;
+  /** Where the agents run: relevo's own terminals, or tmux panes (attached, or launched there). */
+  readonly backend: Backend;
   readonly help: boolean;
   readonly version: boolean;
 };
+
+export type Backend =
+  | { readonly kind: 'local' }
+  | { readonly kind: 'tmux'; readonly socket: string | null; readonly panes: Readonly<Record<'planner' | 'builder', string>> | null };
+
+function backendOf(v: { tmux: boolean; 'tmux-socket'?: string | undefined; 'tmux-launch': boolean; 'planner-pane'?: string | undefined; 'builder-pane'?: string | undefined }): Backend {
+  const planner = v['planner-pane'];
+  const builder = v['builder-pane'];
+  if (v['tmux-launch']) {
+    if (planner !== undefined || builder !== undefined) throw new ConfigError(planner !== undefined ? '--planner-pane' : '--builder-pane', 'not with --tmux-launch, which opens new panes');
+    return { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: null };
+  }
+  if (v.tmux) {
+    if (planner === undefined) throw new ConfigError('--planner-pane', 'required with --tmux (or use --tmux-launch)');
+    if (builder === undefined) throw new ConfigError('--builder-pane', 'required with --tmux (or use --tmux-launch)');
+    if (planner === builder) throw new ConfigError('--builder-pane', `the same pane as the planner's (${planner})`);
+    return { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: { planner, builder } };
+  }
+  if (planner !== undefined) throw new ConfigError('--planner-pane', 'needs --tmux');
+  if (builder !== undefined) throw new ConfigError('--builder-pane', 'needs --tmux');
+  if (v['tmux-socket'] !== undefined) throw new ConfigError('--tmux-socket', 'needs --tmux or --tmux-launch');
+  return { kind: 'local' };
+}
 
 /** `es` when LANG/LC_ALL/LC_MESSAGES say Spanish, else `en`. */
 export function langFromEnv(env: NodeJS.ProcessEnv): Lang {
@@ -210,6 +249,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     resume: v.resume ? (run ?? 'latest') : false,
     delivery: { mode: v.deliver, maxBytes: v['deliver-max-bytes'], maxLines: v['deliver-max-lines'] },
     memory: v.memory,
+    backend: backendOf(v),
     help: v.help,
     version: v.version,
   };

@@ -20,7 +20,7 @@ import {
 } from '../protocol/index.js';
 import { AgentPane, type TurnEnd } from '../pty/agent.js';
 import { Emitter } from '../pty/emitter.js';
-import { Pane } from '../pty/pane.js';
+import { LocalPane, type Pane } from '../pty/pane.js';
 import { CheckpointStore, sha256 } from './checkpoints.js';
 import { failpoint } from './failpoint.js';
 import { gitAnchor } from './git.js';
@@ -51,6 +51,37 @@ export type RunnerOptions = {
   readonly memory?: Memory | null;
   /** A run picked up with `--resume`: its restored state (paused; `resumeRun()` goes on). */
   readonly restored?: RelayState;
+  /** Where the agents run (default: relevo's own pseudo-terminals). */
+  readonly panes?: PaneOpener;
+  /** Journaled, so `--resume` finds tmux panes again. */
+  readonly tmuxSocket?: string | null;
+};
+
+/** What starting an agent needs: its command line and environment as relevo would launch it. */
+export type PaneRequest = {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly osc: readonly number[];
+  /** The part of `env` that relevo adds (role, run, hook token): what a multiplexer-launched agent needs. */
+  readonly extraEnv: Readonly<Record<string, string>>;
+};
+
+/**
+ * Opens the agents' panes: `attached` ones already run their agent (relevo mirrors them, cannot add
+ * launch flags or hooks, so the role prompt goes in the first message).
+ */
+export type PaneOpener = {
+  readonly attached: boolean;
+  open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
+};
+
+/** relevo's own pseudo-terminals (node-pty). */
+export const localPanes: PaneOpener = {
+  attached: false,
+  open: async (r) => ({ planner: new LocalPane({ ...r.planner }), builder: new LocalPane({ ...r.builder }) }),
 };
 
 export type { AgentSpec } from './launch.js';
@@ -62,11 +93,11 @@ const newSlot = (): HookSlot => ({ report: null, arrived: new Emitter(), since: 
 
 export { sha256 } from './checkpoints.js';
 
-type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath'>;
+type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath' | 'panes'>;
 
-/** The machine's settings for a run; the role prompt goes inline to an agent whose profile has no launch flag for it. */
+/** The machine's settings for a run; the role prompt goes inline to an agent launched without a flag for it. */
 export function relayConfig(o: ConfigInputs): RelayConfig {
-  const inline = (role: Role) => o.agents[role].profile.data.launch.role_prompt_args === undefined;
+  const inline = (role: Role) => o.panes?.attached === true || o.agents[role].profile.data.launch.role_prompt_args === undefined;
   return {
     maxRounds: o.maxRounds,
     lang: o.lang,
@@ -96,19 +127,42 @@ export class RelayRunner {
   /** mnemosyne stores still running: waited for on stop. */
   readonly #memoryWrites = new Set<Promise<void>>();
 
-  /** Opens the hook channel when a profile has a hook, then launches both agents. */
+  /** Opens the hook channel when a profile has a hook (and relevo launches the agent), then the agents' panes. */
   static async create(options: RunnerOptions): Promise<RelayRunner> {
-    const needsHook = ROLES.some((role) => options.agents[role].profile.data.hook !== undefined);
-    return new RelayRunner(options, needsHook ? await HookChannel.open() : null);
+    const opener = options.panes ?? localPanes;
+    const needsHook = !opener.attached && ROLES.some((role) => options.agents[role].profile.data.hook !== undefined);
+    const channel = needsHook ? await HookChannel.open() : null;
+    const request = (role: Role): PaneRequest => {
+      const spec = options.agents[role];
+      const launch = launchFor(role, spec, options.lang, channel);
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
+      const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId };
+      Object.assign(env, extraEnv, { TERM: 'xterm-256color' });
+      return { argv: launch.argv, env, extraEnv, cwd: options.cwd, cols: options.cols, rows: options.rows, osc: spec.profile.data.screen.osc };
+    };
+    let panes: Record<Role, Pane>;
+    try {
+      panes = await opener.open({ planner: request('planner'), builder: request('builder') });
+    } catch (error) {
+      await channel?.close();
+      throw error;
+    }
+    return new RelayRunner(options, channel, panes);
   }
 
   private constructor(
     private readonly options: RunnerOptions,
     private readonly channel: HookChannel | null,
+    panes: Record<Role, Pane>,
   ) {
     this.config = relayConfig(options);
     this.store = new CheckpointStore(options.runDir, options.runId);
-    const agentInfo = (role: Role) => ({ command: [...options.agents[role].argv], profile: options.agents[role].profile.data.id });
+    const agentInfo = (role: Role) => ({
+      command: [...options.agents[role].argv],
+      profile: options.agents[role].profile.data.id,
+      ...(panes[role].owned ? {} : { pane: panes[role].where }),
+    });
     const socket = channel ? { hook_socket: channel.socketPath } : {};
     if (options.restored) {
       this.#state = options.restored;
@@ -135,6 +189,7 @@ export class RelayRunner {
         planner: agentInfo('planner'),
         builder: agentInfo('builder'),
         ...socket,
+        ...(options.tmuxSocket ? { tmux_socket: options.tmuxSocket } : {}),
       });
     }
     const memory = options.memory;
@@ -142,23 +197,10 @@ export class RelayRunner {
       const st = memory.status;
       options.journal.append(st.state === 'ready' ? { type: 'memory', state: 'ready', bank: st.bank } : { type: 'memory', state: 'blocked', detail: st.detail.slice(0, 240) });
     }
-    const spawn = (role: Role): AgentPane => {
-      const spec = options.agents[role];
-      const launch = launchFor(role, spec, options.lang, channel);
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
-      Object.assign(env, launch.env, { TERM: 'xterm-256color', RELEVO_RUN_ID: options.runId });
-      const pane = new Pane({
-        argv: launch.argv,
-        cwd: options.cwd,
-        env,
-        cols: options.cols,
-        rows: options.rows,
-        osc: spec.profile.data.screen.osc,
-      });
-      return new AgentPane(role, pane, spec.profile);
+    this.agents = {
+      planner: new AgentPane('planner', panes.planner, options.agents.planner.profile),
+      builder: new AgentPane('builder', panes.builder, options.agents.builder.profile),
     };
-    this.agents = { planner: spawn('planner'), builder: spawn('builder') };
     for (const role of ROLES) this.#watch(role, this.agents[role]);
     channel?.onMessage(({ role, kind, payload }) => {
       const report = readHookPayload(kind, payload);
@@ -303,7 +345,8 @@ export class RelayRunner {
     slot.report = null;
     if (report?.text != null) return { reply: report.text, source: 'hook', interrupted: false, lossy: false };
     if (transcript !== undefined) {
-      const query = { env: this.options.env, cwd: this.options.cwd, since: slot.since, path: report?.transcriptPath ?? null };
+      const cwd = this.agents[role].pane.cwd ?? this.options.cwd;
+      const query = { env: this.options.env, cwd, since: slot.since, path: report?.transcriptPath ?? null };
       const deadline = Date.now() + transcript.wait_ms;
       for (;;) {
         const text = await readTranscriptReply(transcript.kind, query);

@@ -11,6 +11,7 @@ import { CheckpointStore } from './checkpoints.js';
 import { diffStat, gitAnchor } from './git.js';
 import { createRunDir, Journal, lockRun, readJournal } from './journal.js';
 import { Memory } from './memory.js';
+import { backendFor } from './backends.js';
 import { relayConfig, RelayRunner, type AgentSpec } from './runner.js';
 
 const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
@@ -66,9 +67,13 @@ export async function createRun(
   /** Sees every journal line, the first (`run_started`) included. */
   onLine?: (line: JournalLine) => void,
 ): Promise<OpenedRun> {
-  const agents = { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
   const cwd = process.cwd();
+  const commanded = () => ({ planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) });
+  // Checked before the run directory exists: a bad flag or pane leaves nothing behind.
+  let name = 'relevo';
+  const { agents, panes } = await backendFor(options, env, commanded, () => name);
   const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
+  name = `relevo-${runId}`;
   const unlock = lockRun(dir);
   const journal = new Journal(dir);
   if (onLine) journal.onAppend(onLine);
@@ -84,6 +89,8 @@ export async function createRun(
     runDir: dir,
     runPath: reachable(cwd, dir),
     memory: await memoryFor(options, env, cwd),
+    panes,
+    tmuxSocket: options.backend.kind === 'tmux' ? options.backend.socket : null,
   });
   return { runner, journal, dir, resumed: false, unlock };
 }
@@ -150,10 +157,17 @@ export async function resumeRun(
     const lines = readJournal(join(dir, 'events.jsonl'), true);
     const started = lines.find((l) => l.type === 'run_started');
     if (started === undefined) throw new ConfigError('--resume', `run ${basename(dir)} has no run_started line: cannot resume it`);
-    const agents = {
+    const recorded = () => ({
       planner: resumedAgent('planner', options, env, started.planner),
       builder: resumedAgent('builder', options, env, started.builder),
-    };
+    });
+    // Agents that ran in tmux panes are found there again, unless flags say otherwise.
+    const panesOf = { planner: started.planner.pane, builder: started.builder.pane };
+    const inTmux = options.backend.kind === 'local' && panesOf.planner?.startsWith('tmux ') && panesOf.builder?.startsWith('tmux ');
+    const where: Options = inTmux
+      ? { ...options, backend: { kind: 'tmux', socket: started.tmux_socket ?? null, panes: { planner: panesOf.planner!.slice(5), builder: panesOf.builder!.slice(5) } } }
+      : options;
+    const { agents, panes } = await backendFor(where, env, recorded, () => `relevo-${started.run_id}`);
     const store = new CheckpointStore(dir, started.run_id);
     const checkpoints = store.readAll();
     const latest = inOrder(checkpoints).at(-1);
@@ -161,7 +175,7 @@ export async function resumeRun(
     const now = anchor ? await gitAnchor(cwd) : null;
     const stale = latest && anchor && anchorMoved(anchor, now) ? { latest: latest.checkpoint, now, diff: await diffStat(cwd, anchor.head) } : null;
     const basics = runnerBasics(options, env, size);
-    const config = relayConfig({ maxRounds: started.max_rounds, lang: started.lang, agents, delivery: options.delivery, runPath: reachable(cwd, dir) });
+    const config = relayConfig({ maxRounds: started.max_rounds, lang: started.lang, agents, panes, delivery: options.delivery, runPath: reachable(cwd, dir) });
     const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
     if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
     const journal = new Journal(dir, lines.at(-1)?.seq ?? 0);
@@ -179,6 +193,7 @@ export async function resumeRun(
       runPath: config.runPath,
       memory: await memoryFor(options, env, cwd),
       restored: restored.state,
+      panes,
     });
     if (stale) {
       journal.append({

@@ -98,6 +98,12 @@ export class AgentPane {
     this.pane.write(data);
   }
 
+  /** A paste from the person at the keyboard: bracketed when the agent asked for it (the pane decides). */
+  typePaste(text: string): void {
+    this.#userTyped = true;
+    this.pane.paste(text, this.profile.data.deliver.newline);
+  }
+
   /** Types `text` into the agent and submits it (see deliver.ts); the turn it starts is then watched. */
   deliver(text: string, readyTimeoutMs: number, onStage?: (stage: DeliveryStage) => void): Promise<DeliveryResult> {
     return deliver(this, text, readyTimeoutMs, onStage);

@@ -57,7 +57,7 @@ export async function deliver(
 
   const safe = sanitizeForTyping(text);
   agent.beginTurn(safe);
-  pane.write(pane.screen.bracketedPaste ? `\x1b[200~${safe}\x1b[201~` : safe.replaceAll('\n', how.newline));
+  pane.paste(safe, how.newline);
   // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
   if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS);
   await sleep(how.settle_ms);

@@ -1,5 +1,7 @@
 export type Disposable = { dispose(): void };
 export type Listener<T> = (value: T) => void;
+/** Subscribing to an event: returns the handle that unsubscribes. */
+export type Event<T> = (listener: Listener<T>) => Disposable;
 
 /** A typed event source: `event(listener)` subscribes and returns the unsubscribe handle. */
 export class Emitter<T> {

@@ -1,5 +1,5 @@
 import pty from 'node-pty';
-import { Emitter } from './emitter.js';
+import { Emitter, type Event } from './emitter.js';
 import { Screen } from './screen.js';
 
 export type PaneOptions = {
@@ -13,8 +13,39 @@ export type PaneOptions = {
 
 export type PaneExit = { readonly exitCode: number; readonly signal?: number };
 
-/** A program in a pseudo-terminal, its output parsed into a headless screen. */
-export class Pane {
+/**
+ * An agent's terminal, wherever it runs: a pseudo-terminal of relevo's own (LocalPane), or a pane
+ * of a tmux or Herdr session that relevo mirrors. The relay, persistence and the TUI see only this.
+ */
+export interface Pane {
+  /** The terminal's screen as relevo reads it (for an attached pane: a mirror of it). */
+  readonly screen: Screen;
+  readonly onUpdate: Event<void>;
+  readonly onExit: Event<PaneExit>;
+  readonly exited: PaneExit | null;
+  /** Where the pane lives, for people: `local`, `tmux %3`, `herdr w1:p2`. */
+  readonly where: string;
+  /** The agent's working directory (for its transcript), when known. */
+  readonly cwd: string | null;
+  /** False when relevo mirrors a pane it does not own: it never resizes or kills it. */
+  readonly owned: boolean;
+  /** Milliseconds since the terminal last changed. */
+  quietFor(now?: number): number;
+  /** Raw bytes, as typed keys. */
+  write(data: string): void;
+  /** One paste: bracketed when the program asked for bracketed pastes, else with `newline` for each line break. */
+  paste(text: string, newline: string): void;
+  resize(cols: number, rows: number): void;
+  /** Ends the program (an attached pane is only let go). Resolves once done. */
+  kill(graceMs?: number): Promise<void>;
+  dispose(): void;
+}
+
+/** A program in a pseudo-terminal of relevo's own, its output parsed into a headless screen. */
+export class LocalPane implements Pane {
+  readonly where = 'local';
+  readonly owned = true;
+  readonly cwd: string;
   readonly screen: Screen;
   readonly #pty: pty.IPty;
   readonly #onUpdate = new Emitter<void>();
@@ -27,6 +58,7 @@ export class Pane {
   constructor(options: PaneOptions) {
     const [file, ...args] = options.argv;
     if (file === undefined) throw new Error('empty command');
+    this.cwd = options.cwd;
     this.screen = new Screen({ cols: options.cols, rows: options.rows, osc: options.osc ?? [] });
     this.#pty = pty.spawn(file, [...args], {
       name: 'xterm-256color',
@@ -64,6 +96,10 @@ export class Pane {
 
   write(data: string): void {
     if (this.#exit === null) this.#pty.write(data);
+  }
+
+  paste(text: string, newline: string): void {
+    this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~` : text.replaceAll('\n', newline));
   }
 
   resize(cols: number, rows: number): void {

@@ -224,10 +224,12 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     painters[role]?.schedule();
   };
 
-  /** A paste goes through bracketed only to an agent that asked for bracketed pastes. */
+  /** A paste goes through bracketed only to an agent that asked for bracketed pastes (its pane knows). */
   const forward = (data: string) => {
     const agent = runner.agents[store.state.focus];
-    agent.type(agent.pane.screen.bracketedPaste ? data : data.replace(/\x1b\[20[01]~/g, ''));
+    const paste = /^\x1b\[200~([\s\S]*)\x1b\[201~$/.exec(data);
+    if (paste) agent.typePaste(paste[1]!);
+    else agent.type(data.replace(/\x1b\[20[01]~/g, ''));
   };
 
   /**

@@ -135,4 +135,27 @@ describe('the TUI in tmux', () => {
     await keys('C-]', 'q');
     await until('the shell back', (s) => s.includes('exited with 0'));
   }, 90_000);
+
+  it('attached to agents in another tmux server: mirrors their panes, relays to done, leaves them running', async () => {
+    const cwd = tempDir();
+    const other = `${SOCKET}-agents`;
+    const agents = (...args: string[]) => execa('tmux', ['-L', other, ...args], { reject: false });
+    const sim = (role: string) => [process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '300'];
+    try {
+      expect((await agents('new-session', '-d', '-s', 'work', '-x', '160', '-y', '40', '-c', cwd, '--', ...sim('planner'))).exitCode).toBe(0);
+      expect((await agents('split-window', '-h', '-t', 'work', '-c', cwd, '--', ...sim('builder'))).exitCode).toBe(0);
+      await new Promise((r) => setTimeout(r, 1500));
+      await start(180, 50, ['--tmux', '--tmux-socket', other, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', 'Add pagination'], [], cwd);
+      const first = await until('both mirrored panes', (s) => s.includes('planner · sim') && s.includes('builder · sim') && s.includes('✻ relevo sim-agent · builder'));
+      expect(first).toContain('✻ relevo sim-agent · planner');
+      const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
+      expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
+      expect(done).toContain('All 3 steps are done.');
+      await keys('C-]', 'q');
+      await until('the shell back', (s) => s.includes('exited with 0'));
+      expect((await agents('list-panes', '-a', '-F', '#{pane_id} #{pane_current_command}')).stdout).toBe('%0 node\n%1 node');
+    } finally {
+      await agents('kill-server');
+    }
+  }, 90_000);
 });

@@ -28,7 +28,8 @@ const digest = z.string().regex(/^[0-9a-f]{64}$/);
 export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
 export const DELIVERY_MODES = ['inline', 'file'] as const;
 export const MEMORY_STATES = ['ready', 'blocked', 'stored', 'failed'] as const;
-const agentInfo = z.strictObject({ command: z.array(z.string()), profile: z.string() });
+/** An agent: its command and profile, and where it runs when relevo attached to it (`tmux %3`, `herdr w1:p2`). */
+const agentInfo = z.strictObject({ command: z.array(z.string()), profile: z.string(), pane: z.string().optional() });
 
 /** One line of `events.jsonl`, before the journal stamps it with `seq` and `ts`. */
 export const journalEntrySchema = z.discriminatedUnion('type', [
@@ -44,6 +45,8 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     builder: agentInfo,
     /** The Unix socket agents' end-of-turn hooks report on, when a profile has a hook. */
     hook_socket: z.string().optional(),
+    /** The tmux server (`-L` name) of agents in tmux panes; absent for the default or current one. */
+    tmux_socket: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('goal'), text: z.string() }),
   z.strictObject({

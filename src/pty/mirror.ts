@@ -1,0 +1,185 @@
+import { Emitter } from './emitter.js';
+import type { Pane, PaneExit } from './pane.js';
+import { Screen } from './screen.js';
+
+/** One look at a pane that relevo does not own. */
+export type Capture = {
+  readonly cols: number;
+  readonly rows: number;
+  /**
+   * The visible screen, top to bottom, a line per line of text: a line the program's output wrapped
+   * over several rows comes joined, so the mirror wraps it again (and knows it was one line).
+   * SGR escapes (colors, bold…) may be kept in them.
+   */
+  readonly lines: readonly string[];
+  /** Lines that scrolled off the top since the previous capture, oldest first. */
+  readonly scrolled: readonly string[];
+  readonly cursor: { readonly x: number; readonly y: number };
+  readonly title: string;
+  readonly cwd: string | null;
+  /** Set once the program in the pane is gone. */
+  readonly exit: PaneExit | null;
+};
+
+/** How a multiplexer's pane is read and typed into (tmux, Herdr). */
+export interface MirrorSource {
+  readonly where: string;
+  capture(): Promise<Capture>;
+  send(bytes: string): Promise<void>;
+  paste(text: string, newline: string): Promise<void>;
+}
+
+/** Polling: fast while the pane changes or was just typed into, slower while it rests. */
+const FAST_MS = 50;
+const SLOW_MS = 250;
+const FAST_FOR_MS = 3000;
+
+/**
+ * A pane of a tmux or Herdr session, mirrored into a local headless screen so detection, turn
+ * tracking and the TUI work on it as on a local one. Lines that scroll off the pane are pushed
+ * into the mirror's scrollback, so a long reply can still be read whole.
+ */
+export class MirrorPane implements Pane {
+  readonly owned = false;
+  readonly screen: Screen;
+  readonly #onUpdate = new Emitter<void>();
+  readonly #onExit = new Emitter<PaneExit>();
+  readonly onUpdate = this.#onUpdate.event;
+  readonly onExit = this.#onExit.event;
+  #lines: readonly string[] = [];
+  #title = '';
+  #cwd: string | null = null;
+  #lastChangeAt = Date.now();
+  #busyUntil = 0;
+  #exit: PaneExit | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #disposed = false;
+  /** Sends, in order. */
+  #queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly source: MirrorSource,
+    first: Capture,
+    osc: readonly number[],
+  ) {
+    this.screen = new Screen({ cols: first.cols, rows: first.rows, osc });
+  }
+
+  /** Attaches: the first capture must succeed (else the source's error is thrown). */
+  static async attach(source: MirrorSource, osc: readonly number[] = []): Promise<MirrorPane> {
+    const first = await source.capture();
+    const pane = new MirrorPane(source, first, osc);
+    await pane.#apply(first);
+    pane.#schedule();
+    return pane;
+  }
+
+  get where(): string {
+    return this.source.where;
+  }
+
+  get cwd(): string | null {
+    return this.#cwd;
+  }
+
+  get exited(): PaneExit | null {
+    return this.#exit;
+  }
+
+  quietFor(now = Date.now()): number {
+    return now - this.#lastChangeAt;
+  }
+
+  write(data: string): void {
+    this.#send(() => this.source.send(data));
+  }
+
+  paste(text: string, newline: string): void {
+    this.#send(() => this.source.paste(text, newline));
+  }
+
+  /** The pane belongs to its multiplexer: its size is the multiplexer's to set. */
+  resize(_cols: number, _rows: number): void {}
+
+  /** Lets the pane go; the agent in it keeps running. */
+  async kill(): Promise<void> {
+    this.#stop();
+    await this.#queue;
+  }
+
+  dispose(): void {
+    this.#stop();
+    this.#onUpdate.dispose();
+    this.#onExit.dispose();
+    this.screen.dispose();
+  }
+
+  #send(action: () => Promise<void>): void {
+    if (this.#exit !== null || this.#disposed) return;
+    this.#busyUntil = Date.now() + FAST_FOR_MS;
+    this.#queue = this.#queue.then(action).catch(() => {});
+    this.#poll(); // look soon: typing shows
+  }
+
+  #stop(): void {
+    this.#disposed = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #schedule(): void {
+    if (this.#disposed || this.#exit !== null) return;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    const ms = Date.now() < this.#busyUntil ? FAST_MS : SLOW_MS;
+    this.#timer = setTimeout(() => this.#poll(), ms);
+  }
+
+  #polling = false;
+  #poll(): void {
+    if (this.#polling || this.#disposed) return;
+    this.#polling = true;
+    void this.source
+      .capture()
+      .then((c) => this.#apply(c))
+      .catch((error: unknown) => this.#gone({ exitCode: -1 }, error))
+      .finally(() => {
+        this.#polling = false;
+        this.#schedule();
+      });
+  }
+
+  #gone(exit: PaneExit, _why?: unknown): void {
+    if (this.#exit !== null || this.#disposed) return;
+    this.#exit = exit;
+    this.#onExit.fire(exit);
+  }
+
+  async #apply(c: Capture): Promise<void> {
+    if (this.#disposed) return;
+    this.#cwd = c.cwd;
+    let data = '';
+    const resized = c.cols !== this.screen.cols || c.rows !== this.screen.rows;
+    if (resized) this.screen.resize(c.cols, c.rows);
+    if (c.title !== this.#title) data += `\x1b]0;${c.title.replace(/[\x00-\x1f\x7f]/g, '')}\x07`;
+    const same = c.lines.length === this.#lines.length && c.lines.every((l, i) => l === this.#lines[i]);
+    if (c.scrolled.length > 0 || resized || !same) {
+      // Redrawn from the top: the scrolled lines first, so they go on into the scrollback, then the
+      // screen; long lines wrap as they did in the pane.
+      data += `\x1b[H\x1b[J${[...c.scrolled, ...c.lines].map((l) => `\x1b[0m${l}`).join('\r\n')}`;
+    }
+    const at = this.screen.cursor();
+    const changed = data !== '' || c.cursor.x !== at.col || c.cursor.y !== at.row;
+    if (!changed) {
+      if (c.exit) this.#gone(c.exit);
+      return;
+    }
+    this.#lines = c.lines;
+    this.#title = c.title;
+    data += `\x1b[0m\x1b[${c.cursor.y + 1};${c.cursor.x + 1}H`;
+    await this.screen.write(data);
+    this.#lastChangeAt = Date.now();
+    this.#busyUntil = Date.now() + FAST_FOR_MS;
+    this.#onUpdate.fire();
+    if (c.exit) this.#gone(c.exit);
+  }
+}

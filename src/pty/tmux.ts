@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { execa } from 'execa';
+import type { Capture, MirrorSource } from './mirror.js';
+
+/** A tmux command that failed, in tmux's own words (`can't find pane: %9`, `no server running on …`). */
+export class TmuxError extends Error {}
+
+/** Which tmux server: the one `-L NAME` names, else the current one (`$TMUX`) or the default. */
+export type TmuxServer = { readonly socket: string | null };
+
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'ash', 'nu', 'elvish']);
+const FIELDS = [
+  '#{pane_id}',
+  '#{pane_width}',
+  '#{pane_height}',
+  '#{cursor_x}',
+  '#{cursor_y}',
+  '#{history_size}',
+  '#{pane_dead}',
+  '#{pane_dead_status}',
+  '#{pane_pid}',
+  '#{pane_current_command}',
+  '#{pane_current_path}',
+  '#{pane_title}',
+].join('\t');
+/** Lines of history pulled into the mirror at most per look. */
+const MAX_SCROLLED = 2000;
+
+/** Runs `tmux [-L socket] args…` (no shell), resolving with stdout; a failure throws TmuxError. */
+export async function tmux(server: TmuxServer, args: readonly string[], input?: string): Promise<string> {
+  const argv = [...(server.socket ? ['-L', server.socket] : []), ...args];
+  let r;
+  try {
+    r = await execa('tmux', argv, { reject: false, stripFinalNewline: false, timeout: 10_000, ...(input !== undefined ? { input } : { stdin: 'ignore' }) });
+  } catch (error) {
+    throw new TmuxError(`cannot run tmux: ${(error as Error).message}`);
+  }
+  if ((r as { code?: string }).code === 'ENOENT' || (r.failed && r.exitCode === undefined)) {
+    throw new TmuxError('tmux is not installed (or not on PATH)');
+  }
+  if (r.exitCode !== 0) throw new TmuxError(String(r.stderr).trim().split('\n')[0] || `tmux ${args[0]} failed (exit ${r.exitCode})`);
+  return String(r.stdout);
+}
+
+/** The pane's state, as tmux formats it. */
+export type TmuxPaneInfo = {
+  readonly id: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly cursor: { readonly x: number; readonly y: number };
+  readonly history: number;
+  readonly dead: boolean;
+  readonly deadStatus: number;
+  readonly pid: number;
+  readonly command: string;
+  readonly cwd: string;
+  readonly title: string;
+};
+
+function parseInfo(line: string): TmuxPaneInfo {
+  const [id, w, h, x, y, hist, dead, status, pid, command, cwd, ...title] = line.split('\t');
+  return {
+    id: id ?? '',
+    cols: Number(w),
+    rows: Number(h),
+    cursor: { x: Number(x), y: Number(y) },
+    history: Number(hist),
+    dead: dead === '1',
+    deadStatus: Number(status) || 0,
+    pid: Number(pid),
+    command: command ?? '',
+    cwd: cwd ?? '',
+    title: title.join('\t'),
+  };
+}
+
+export async function paneInfo(server: TmuxServer, target: string): Promise<TmuxPaneInfo> {
+  const info = parseInfo((await tmux(server, ['display-message', '-p', '-t', target, FIELDS])).replace(/\n$/, ''));
+  // tmux 3.3's display-message prints an empty line, exit 0, for a pane that does not exist.
+  if (!info.id.startsWith('%')) throw new TmuxError(`can't find pane: ${target}`);
+  return info;
+}
+
+export const isShell = (command: string): boolean => SHELLS.has(command.replace(/^-/, ''));
+
+/** The argv of the pane's foreground process (Linux /proc), else just its command name. */
+export function foregroundArgv(info: TmuxPaneInfo): string[] {
+  try {
+    const stat = readFileSync(`/proc/${info.pid}/stat`, 'utf8');
+    const tpgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[5]);
+    const cmdline = readFileSync(`/proc/${tpgid > 0 ? tpgid : info.pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    if (cmdline.length > 0) return cmdline;
+  } catch {
+    /* not Linux, or the process is gone */
+  }
+  return [info.command];
+}
+
+/**
+ * A tmux pane as a mirror source: one `display-message ; capture-pane -e -J` per look (colors kept,
+ * wrapped lines joined),
+ * the lines that scrolled into tmux's history fetched as they appear, keys as `send-keys -H`
+ * (exact bytes), pastes as `load-buffer` + `paste-buffer -p` (bracketed when the program asked).
+ */
+export class TmuxSource implements MirrorSource {
+  readonly where: string;
+  #history: number | null = null;
+
+  constructor(
+    readonly server: TmuxServer,
+    readonly paneId: string,
+  ) {
+    this.where = `tmux ${paneId}`;
+  }
+
+  async capture(): Promise<Capture> {
+    const out = await tmux(this.server, ['display-message', '-p', '-t', this.paneId, FIELDS, ';', 'capture-pane', '-p', '-e', '-J', '-t', this.paneId]);
+    const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
+    const info = parseInfo(first);
+    const lines = rest.slice(0, info.rows).map((l) => l.replace(/ +$/, ''));
+    const grown = this.#history === null ? 0 : Math.min(info.history - this.#history, MAX_SCROLLED);
+    this.#history = info.history;
+    let scrolled: string[] = [];
+    if (grown > 0) {
+      const past = await tmux(this.server, ['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
+      scrolled = past.replace(/\n$/, '').split('\n').map((l) => l.replace(/ +$/, ''));
+    }
+    // The agent is gone when its pane died, or when the pane is back at a shell prompt.
+    const exit = info.dead ? { exitCode: info.deadStatus } : isShell(info.command) ? { exitCode: 0 } : null;
+    return { cols: info.cols, rows: info.rows, lines, scrolled, cursor: info.cursor, title: info.title, cwd: info.cwd || null, exit };
+  }
+
+  async send(bytes: string): Promise<void> {
+    const hex = [...Buffer.from(bytes, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
+    for (let i = 0; i < hex.length; i += 512) await tmux(this.server, ['send-keys', '-t', this.paneId, '-H', ...hex.slice(i, i + 512)]);
+  }
+
+  /** tmux knows whether the program asked for bracketed pastes (`-p`), so `newline` is not needed. */
+  async paste(text: string): Promise<void> {
+    const buffer = `relevo-${randomBytes(6).toString('hex')}`;
+    // -p: bracketed only if the program asked for it; -r: line breaks as they are (else LF becomes CR).
+    await tmux(this.server, ['load-buffer', '-b', buffer, '-'], text);
+    await tmux(this.server, ['paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.paneId]);
+  }
+}
+
+export type TmuxLaunch = { readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string };
+
+/**
+ * `--tmux-launch`: the planner in a new window of the current session (inside tmux), or of a new
+ * detached session `name` (outside), the builder split to its right. Resolves with their pane ids.
+ */
+export async function launchInTmux(server: TmuxServer, inside: boolean, name: string, planner: TmuxLaunch, builder: TmuxLaunch): Promise<{ planner: string; builder: string }> {
+  const envArgs = (l: TmuxLaunch) => Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const first = inside
+    ? ['new-window', '-P', '-F', '#{pane_id}', '-n', name, '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv]
+    : ['new-session', '-d', '-P', '-F', '#{pane_id}', '-s', name, '-x', '240', '-y', '50', '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv];
+  const plannerPane = (await tmux(server, first)).trim();
+  const builderPane = (await tmux(server, ['split-window', '-h', '-P', '-F', '#{pane_id}', '-t', plannerPane, '-c', builder.cwd, ...envArgs(builder), '--', ...builder.argv])).trim();
+  return { planner: plannerPane, builder: builderPane };
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MirrorPane, type Capture, type MirrorSource } from '../../src/pty/mirror.js';
+
+/** A pane of a pretend multiplexer: the test sets what the next capture returns and sees what is sent. */
+class FakeSource implements MirrorSource {
+  readonly where = 'fake %1';
+  sent: string[] = [];
+  pasted: string[] = [];
+  next: Capture;
+  constructor(lines: string[]) {
+    this.next = capture(lines);
+  }
+  async capture(): Promise<Capture> {
+    const c = this.next;
+    this.next = { ...c, scrolled: [] };
+    return c;
+  }
+  async send(bytes: string): Promise<void> {
+    this.sent.push(bytes);
+  }
+  async paste(text: string): Promise<void> {
+    this.pasted.push(text);
+  }
+}
+
+const capture = (lines: string[], extra: Partial<Capture> = {}): Capture => ({
+  cols: 20,
+  rows: 4,
+  lines,
+  scrolled: [],
+  cursor: { x: 0, y: 0 },
+  title: '',
+  cwd: '/work/p',
+  exit: null,
+  ...extra,
+});
+
+const panes: MirrorPane[] = [];
+afterEach(() => {
+  for (const p of panes.splice(0)) p.dispose();
+});
+
+async function attach(source: FakeSource) {
+  const pane = await MirrorPane.attach(source);
+  panes.push(pane);
+  return pane;
+}
+
+const updated = (pane: MirrorPane) => new Promise<void>((resolve) => {
+  const sub = pane.onUpdate(() => {
+    sub.dispose();
+    resolve();
+  });
+});
+
+describe('MirrorPane', () => {
+  it('shows the captured screen, long lines wrapped again as one line, with the title and cwd', async () => {
+    const source = new FakeSource(['● Done.', 'abcdefghijklmnopqrstuvwxyz', '❯']);
+    source.next = { ...source.next, title: '✳ Claude Code' };
+    const pane = await attach(source);
+    expect(pane.screen.snapshot().viewport).toEqual(['● Done.', 'abcdefghijklmnopqrst', 'uvwxyz', '❯']);
+    expect(pane.screen.snapshot().title).toBe('✳ Claude Code');
+    expect(pane.screen.rowsFrom(0).map((r) => r.wrapped)).toEqual([false, false, true, false]);
+    expect([pane.cwd, pane.owned, pane.where]).toEqual(['/work/p', false, 'fake %1']);
+  });
+
+  it('pushes the lines that scrolled off the pane into its scrollback, so a reply can be read whole', async () => {
+    const source = new FakeSource(['one', 'two', 'three', 'four']);
+    const pane = await attach(source);
+    source.next = capture(['three', 'four', 'five', 'six'], { scrolled: ['one', 'two'] });
+    pane.write('x'); // typing makes it look again at once
+    await updated(pane);
+    expect(pane.screen.snapshot().viewport).toEqual(['three', 'four', 'five', 'six']);
+    expect(pane.screen.rowsFrom(0).map((r) => r.text)).toEqual(['one', 'two', 'three', 'four', 'five', 'six']);
+    expect(source.sent).toEqual(['x']);
+  });
+
+  it('types and pastes through its source, never resizes, and reports the exit once the program is gone', async () => {
+    const source = new FakeSource(['❯']);
+    const pane = await attach(source);
+    pane.paste('[relevo ronda 1 · de planner]\nstep', '\r');
+    pane.resize(80, 24);
+    expect([pane.screen.cols, pane.screen.rows]).toEqual([20, 4]);
+    source.next = capture(['$'], { exit: { exitCode: 0 } });
+    const exited = new Promise((resolve) => pane.onExit(resolve));
+    expect(await exited).toEqual({ exitCode: 0 });
+    expect(source.pasted).toEqual(['[relevo ronda 1 · de planner]\nstep']);
+    expect(pane.exited).toEqual({ exitCode: 0 });
+  });
+
+  it('reports the pane gone (exit -1) when the source cannot read it any more', async () => {
+    const source = new FakeSource(['❯']);
+    const pane = await attach(source);
+    source.capture = () => Promise.reject(new Error("can't find pane: %1"));
+    const exited = new Promise((resolve) => pane.onExit(resolve));
+    pane.write('\r');
+    expect(await exited).toEqual({ exitCode: -1 });
+  });
+});
