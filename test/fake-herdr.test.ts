@@ -234,10 +234,11 @@ describe('records and IDs (herdr.md §1 "Listing", §6.2, §6.4)', () => {
     expect(pane.cwd).toBe(cwd);
     const id = pane.pane_id as string;
     await waitLine(id, '^>$');
-    const show = 'printf "%s|" "$RELEVO_X" "$HERDR_ENV" "$HERDR_PANE_ID" "$HERDR_TAB_ID" "$HERDR_WORKSPACE_ID" "$HERDR_SOCKET_PATH" "$HERDR_BIN_PATH" "$PWD"; echo';
+    const show = 'printf "%s|" "$RELEVO_X" "$HERDR_ENV" "$HERDR_PANE_ID" "$HERDR_TAB_ID" "$HERDR_WORKSPACE_ID" "$HERDR_SOCKET_PATH" "$HERDR_BIN_PATH" "$PWD"; echo END';
     await herdr('pane', 'run', id, show);
-    const line = (await waitLine(id, '^forty two\\|', 'recent-unwrapped')).matched_line as string;
-    expect(line).toBe(`forty two|1|${id}|w1:t1|w1|${fh.socket}|${fh.bin}|${cwd}|`);
+    // printf writes piecemeal: wait for the whole line
+    const line = (await waitLine(id, '^forty two\\|.*\\|END$', 'recent-unwrapped')).matched_line as string;
+    expect(line).toBe(`forty two|1|${id}|w1:t1|w1|${fh.socket}|${fh.bin}|${cwd}|END`);
     ok(await herdr('pane', 'close', id), 'pane close', 'ok');
   });
 });
@@ -290,7 +291,8 @@ describe('pane I/O on a real PTY (herdr.md §1 "Reading output", "Sending text a
     const other = await newPane();
     const text = await herdr('pane', 'send-text', other, 'echo', 'one', ' two');
     expect({ exitCode: text.exitCode, stdout: text.stdout, stderr: text.stderr }).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    await sleep(400);
+    await waitLine(other, '^> echo one  two$');
+    await sleep(300); // nothing else comes: the line was not submitted
     expect(await read(other)).toBe('> echo one  two');
     const keys = await herdr('pane', 'send-keys', other, 'Enter');
     expect({ exitCode: keys.exitCode, stdout: keys.stdout, stderr: keys.stderr }).toEqual({ exitCode: 0, stdout: '', stderr: '' });
@@ -437,6 +439,19 @@ describe('agent start and blocked (herdr.md §1 "Start an agent", §3)', () => {
     expect(ok(await herdr('agent', 'wait', 'plan', '--until', 'done', '--timeout', '20000'), 'agent wait', 'agent_info').agent.agent_status).toBe('done');
     ok(await herdr('agent', 'focus', 'plan'), 'agent focus', 'agent_info');
     expect(ok(await herdr('agent', 'get', 'plan'), 'agent get', 'agent_info').agent.agent_status).toBe('idle');
+  });
+});
+
+describe('HERDR_AGENT (herdr.md §3 "Which agent is running")', () => {
+  it('forces the kind of whatever runs in front of the shell; the bare shell stays unknown', async () => {
+    const id = await newPane('HERDR_AGENT=codex');
+    expect(ok(await herdr('pane', 'get', id), 'pane get', 'pane_info').pane).not.toHaveProperty('agent');
+    await herdr('pane', 'run', id, 'sleep', '30');
+    const agent = ok(await herdr('agent', 'wait', id, '--until', 'idle', '--timeout', '10000'), 'agent wait', 'agent_info').agent as Obj;
+    expect(agent).toMatchObject({ agent: 'codex', agent_status: 'idle' }); // known agent, no rule → idle
+    await herdr('pane', 'send-keys', id, 'ctrl+c');
+    expect(ok(await herdr('agent', 'wait', id, '--until', 'unknown', '--timeout', '10000'), 'agent wait', 'agent_info').agent).not.toHaveProperty('agent');
+    ok(await herdr('pane', 'close', id), 'pane close', 'ok');
   });
 });
 

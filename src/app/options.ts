@@ -29,6 +29,8 @@ const FLAGS = {
   memory: { type: 'boolean' },
   config: { type: 'string' },
   tmux: { type: 'boolean' },
+  herdr: { type: 'boolean' },
+  'herdr-launch': { type: 'boolean' },
   'tmux-socket': { type: 'string' },
   'tmux-launch': { type: 'boolean' },
   'planner-pane': { type: 'string' },
@@ -69,6 +71,9 @@ Options:
                              --builder-pane name them (%3, or session:window.pane)
   --tmux-launch              start both agents in a new tmux window (a new session outside tmux)
   --tmux-socket NAME         the tmux server to use, as tmux -L NAME (default: the current one)
+  --herdr                    drive agents already running in Herdr panes: --planner-pane and
+                             --builder-pane name them (w1:p1)
+  --herdr-launch             start both agents in two new panes of the current Herdr workspace
   --memory                   store each round's handoff summary and the <done> summary in
                              mnemosyne (bank named after the project), when it is installed
   -h, --help                 this help
@@ -111,6 +116,8 @@ const schema = z.object({
   memory: z.boolean().default(false),
   config: z.string().optional(),
   tmux: z.boolean().default(false),
+  herdr: z.boolean().default(false),
+  'herdr-launch': z.boolean().default(false),
   'tmux-socket': z.string().regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes').optional(),
   'tmux-launch': z.boolean().default(false),
   'planner-pane': z.string().trim().min(1, '--planner-pane: empty').optional(),
@@ -146,27 +153,43 @@ export type Options = {
   readonly version: boolean;
 };
 
+type PanePair = Readonly<Record<'planner' | 'builder', string>>;
 export type Backend =
   | { readonly kind: 'local' }
-  | { readonly kind: 'tmux'; readonly socket: string | null; readonly panes: Readonly<Record<'planner' | 'builder', string>> | null };
+  | { readonly kind: 'tmux'; readonly socket: string | null; readonly panes: PanePair | null }
+  | { readonly kind: 'herdr'; readonly panes: PanePair | null };
 
-function backendOf(v: { tmux: boolean; 'tmux-socket'?: string | undefined; 'tmux-launch': boolean; 'planner-pane'?: string | undefined; 'builder-pane'?: string | undefined }): Backend {
+type BackendFlags = {
+  tmux: boolean;
+  'tmux-socket'?: string | undefined;
+  'tmux-launch': boolean;
+  herdr: boolean;
+  'herdr-launch': boolean;
+  'planner-pane'?: string | undefined;
+  'builder-pane'?: string | undefined;
+};
+
+/** Where the agents run: one of local, tmux (attach or launch), Herdr (attach or launch). */
+function backendOf(v: BackendFlags): Backend {
   const planner = v['planner-pane'];
   const builder = v['builder-pane'];
-  if (v['tmux-launch']) {
-    if (planner !== undefined || builder !== undefined) throw new ConfigError(planner !== undefined ? '--planner-pane' : '--builder-pane', 'not with --tmux-launch, which opens new panes');
-    return { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: null };
+  const chosen = (['tmux', 'tmux-launch', 'herdr', 'herdr-launch'] as const).filter((f) => v[f]);
+  if (chosen.length > 1) throw new ConfigError(`--${chosen[1]}`, `not with --${chosen[0]}: pick one place for the agents`);
+  const mode = chosen[0];
+  if (v['tmux-socket'] !== undefined && mode !== 'tmux' && mode !== 'tmux-launch') throw new ConfigError('--tmux-socket', 'needs --tmux or --tmux-launch');
+  if (mode === undefined) {
+    if (planner !== undefined) throw new ConfigError('--planner-pane', 'needs --tmux or --herdr');
+    if (builder !== undefined) throw new ConfigError('--builder-pane', 'needs --tmux or --herdr');
+    return { kind: 'local' };
   }
-  if (v.tmux) {
-    if (planner === undefined) throw new ConfigError('--planner-pane', 'required with --tmux (or use --tmux-launch)');
-    if (builder === undefined) throw new ConfigError('--builder-pane', 'required with --tmux (or use --tmux-launch)');
-    if (planner === builder) throw new ConfigError('--builder-pane', `the same pane as the planner's (${planner})`);
-    return { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: { planner, builder } };
+  if (mode.endsWith('-launch')) {
+    if (planner !== undefined || builder !== undefined) throw new ConfigError(planner !== undefined ? '--planner-pane' : '--builder-pane', `not with --${mode}, which opens new panes`);
+    return mode === 'tmux-launch' ? { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: null } : { kind: 'herdr', panes: null };
   }
-  if (planner !== undefined) throw new ConfigError('--planner-pane', 'needs --tmux');
-  if (builder !== undefined) throw new ConfigError('--builder-pane', 'needs --tmux');
-  if (v['tmux-socket'] !== undefined) throw new ConfigError('--tmux-socket', 'needs --tmux or --tmux-launch');
-  return { kind: 'local' };
+  if (planner === undefined) throw new ConfigError('--planner-pane', `required with --${mode} (or use --${mode}-launch)`);
+  if (builder === undefined) throw new ConfigError('--builder-pane', `required with --${mode} (or use --${mode}-launch)`);
+  if (planner === builder) throw new ConfigError('--builder-pane', `the same pane as the planner's (${planner})`);
+  return mode === 'tmux' ? { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: { planner, builder } } : { kind: 'herdr', panes: { planner, builder } };
 }
 
 /** `es` when LANG/LC_ALL/LC_MESSAGES say Spanish, else `en`. */

@@ -355,6 +355,10 @@ export class RelayRunner {
         await sleep(TRANSCRIPT_POLL_MS);
       }
     }
+    // A multiplexer that keeps the pane's output with wrapped lines joined (Herdr) beats the mirror.
+    const recent = await (this.agents[role].pane.readRecent?.() ?? null)?.catch(() => null);
+    const fromRecent = recent ? this.agents[role].replyFromRecent(recent) : null;
+    if (fromRecent !== null && !fromRecent.interrupted) return fromRecent;
     return screen;
   }
 

@@ -120,6 +120,14 @@ export function findRun(stateDir: string, run: string): string {
   return join(runs, latest);
 }
 
+/** Where a run's agents ran, from its `run_started` line: tmux or Herdr panes (by id), else relevo's own. */
+function recordedBackend(started: Extract<JournalLine, { type: 'run_started' }>): Options['backend'] {
+  const [planner, builder] = [started.planner.pane ?? '', started.builder.pane ?? ''].map((p) => /^(tmux|herdr) (\S+)$/.exec(p));
+  if (!planner || !builder || planner[1] !== builder[1]) return { kind: 'local' };
+  const panes = { planner: planner[2]!, builder: builder[2]! };
+  return planner[1] === 'tmux' ? { kind: 'tmux', socket: started.tmux_socket ?? null, panes } : { kind: 'herdr', panes };
+}
+
 /** The agent of a resumed run: as the flags say, else as the journal recorded it. */
 function resumedAgent(role: Role, options: Options, env: NodeJS.ProcessEnv, recorded: { command: string[]; profile: string }): AgentSpec {
   const given = role === 'planner' ? options.planner : options.builder;
@@ -161,12 +169,8 @@ export async function resumeRun(
       planner: resumedAgent('planner', options, env, started.planner),
       builder: resumedAgent('builder', options, env, started.builder),
     });
-    // Agents that ran in tmux panes are found there again, unless flags say otherwise.
-    const panesOf = { planner: started.planner.pane, builder: started.builder.pane };
-    const inTmux = options.backend.kind === 'local' && panesOf.planner?.startsWith('tmux ') && panesOf.builder?.startsWith('tmux ');
-    const where: Options = inTmux
-      ? { ...options, backend: { kind: 'tmux', socket: started.tmux_socket ?? null, panes: { planner: panesOf.planner!.slice(5), builder: panesOf.builder!.slice(5) } } }
-      : options;
+    // Agents that ran in tmux or Herdr panes are found there again, unless flags say otherwise.
+    const where: Options = options.backend.kind === 'local' ? { ...options, backend: recordedBackend(started) } : options;
     const { agents, panes } = await backendFor(where, env, recorded, () => `relevo-${started.run_id}`);
     const store = new CheckpointStore(dir, started.run_id);
     const checkpoints = store.readAll();

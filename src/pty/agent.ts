@@ -140,7 +140,7 @@ export class AgentPane {
     if (this.pane.exited) return;
     const previous = this.#detection.state;
     const snapshot = this.pane.screen.snapshot();
-    this.#detection = detect(this.profile.rules, snapshot);
+    this.#detection = withReported(detect(this.profile.rules, snapshot), this.pane.reported ?? null);
     const state = this.#detection.state;
     if (state !== previous) this.#onState.fire(state);
     if (!this.#tracker.active) {
@@ -161,6 +161,21 @@ export class AgentPane {
     if (signal === 'ended') this.#endTurn();
     if (recheckIn !== null) this.#schedule(Math.max(recheckIn, 1));
     this.#onEvaluated.fire();
+  }
+
+  /**
+   * The turn's reply from the pane's recent output (Herdr's recent-unwrapped: wrapped lines already
+   * joined), read from the last echo of what relevo typed; null when that echo is not in it.
+   */
+  replyFromRecent(text: string): TurnEnd | null {
+    const first = this.#sent?.split('\n').find((l) => l.trim() !== '')?.trim();
+    if (first === undefined) return null;
+    const rows = text.split('\n');
+    let start = -1;
+    for (let i = rows.length - 1; i >= 0 && start < 0; i--) if (rows[i]!.includes(first)) start = i;
+    if (start < 0) return null;
+    const { text: reply, interrupted } = reconstructReply(rows.slice(start).map((t) => ({ text: t, wrapped: false })), this.profile.layout, this.#sent);
+    return { reply, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap };
   }
 
   #endTurn(): void {
@@ -189,4 +204,14 @@ export class AgentPane {
     this.#idleStart?.dispose();
     for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan]) e.dispose();
   }
+}
+
+/**
+ * The screen rules' verdict together with the multiplexer's own (Herdr's agent_status): either
+ * seeing a prompt waiting on the person makes it blocked, either seeing work makes it busy.
+ */
+export function withReported(screen: Detection, reported: AgentState | null): Detection {
+  if (reported === null || reported === 'unknown' || reported === screen.state) return screen;
+  const rank: Record<AgentState, number> = { blocked: 3, busy: 2, idle: 1, unknown: 0 };
+  return rank[reported] > rank[screen.state] ? { ...screen, state: reported, rule: `multiplexer:${reported}` } : screen;
 }

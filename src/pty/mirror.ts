@@ -1,3 +1,4 @@
+import type { AgentState } from '../protocol/index.js';
 import { Emitter } from './emitter.js';
 import type { Pane, PaneExit } from './pane.js';
 import { Screen } from './screen.js';
@@ -19,6 +20,8 @@ export type Capture = {
   readonly cwd: string | null;
   /** Set once the program in the pane is gone. */
   readonly exit: PaneExit | null;
+  /** The agent's state as the multiplexer itself sees it (Herdr's agent_status), when it says. */
+  readonly status?: AgentState;
 };
 
 /** How a multiplexer's pane is read and typed into (tmux, Herdr). */
@@ -27,6 +30,8 @@ export interface MirrorSource {
   capture(): Promise<Capture>;
   send(bytes: string): Promise<void>;
   paste(text: string, newline: string): Promise<void>;
+  /** The pane's recent output with wrapped lines joined, when the multiplexer offers it. */
+  recent?(): Promise<string>;
 }
 
 /** Polling: fast while the pane changes or was just typed into, slower while it rests. */
@@ -49,6 +54,7 @@ export class MirrorPane implements Pane {
   #lines: readonly string[] = [];
   #title = '';
   #cwd: string | null = null;
+  #status: AgentState | null = null;
   #lastChangeAt = Date.now();
   #busyUntil = 0;
   #exit: PaneExit | null = null;
@@ -84,6 +90,14 @@ export class MirrorPane implements Pane {
 
   get exited(): PaneExit | null {
     return this.#exit;
+  }
+
+  get reported(): AgentState | null {
+    return this.#status;
+  }
+
+  readRecent(): Promise<string> | null {
+    return this.source.recent ? this.source.recent() : null;
   }
 
   quietFor(now = Date.now()): number {
@@ -168,7 +182,9 @@ export class MirrorPane implements Pane {
       data += `\x1b[H\x1b[J${[...c.scrolled, ...c.lines].map((l) => `\x1b[0m${l}`).join('\r\n')}`;
     }
     const at = this.screen.cursor();
-    const changed = data !== '' || c.cursor.x !== at.col || c.cursor.y !== at.row;
+    const status = c.status ?? null;
+    const changed = data !== '' || c.cursor.x !== at.col || c.cursor.y !== at.row || status !== this.#status;
+    this.#status = status;
     if (!changed) {
       if (c.exit) this.#gone(c.exit);
       return;

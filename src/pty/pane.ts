@@ -1,5 +1,6 @@
 import pty from 'node-pty';
 import { Emitter, type Event } from './emitter.js';
+import type { AgentState } from '../protocol/index.js';
 import { Screen } from './screen.js';
 
 export type PaneOptions = {
@@ -29,6 +30,10 @@ export interface Pane {
   readonly cwd: string | null;
   /** False when relevo mirrors a pane it does not own: it never resizes or kills it. */
   readonly owned: boolean;
+  /** The agent's state as its multiplexer reports it (Herdr), combined with the profile's screen rules. */
+  readonly reported?: AgentState | null;
+  /** The pane's recent output, wrapped lines joined (Herdr's recent-unwrapped), for the turn's reply. */
+  readRecent?(): Promise<string> | null;
   /** Milliseconds since the terminal last changed. */
   quietFor(now?: number): number;
   /** Raw bytes, as typed keys. */

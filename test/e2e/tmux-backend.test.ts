@@ -91,6 +91,23 @@ describe('tmux backend', () => {
     expect((await tmux('list-panes', '-a', '-F', '#{session_name} #{pane_id} #{pane_current_command}')).stdout).toBe(`relevo-${runId} %0 node\nrelevo-${runId} %1 node`);
   });
 
+  it('--tmux-launch inside tmux opens a new window of the current session', async () => {
+    const cwd = tempDir('relevo-tmux-');
+    const { socket, tmux } = server();
+    const out = join(cwd, 'journal.jsonl');
+    // relevo itself runs in a tmux pane (so $TMUX is set), without --tmux-socket.
+    const command = `'${process.execPath}' '${BIN}' --headless --tmux-launch --demo > '${out}' 2>&1; echo $? > '${out}.exit'`;
+    expect((await tmux('new-session', '-d', '-s', 'mine', '-x', '200', '-y', '50', '-c', cwd, command)).exitCode).toBe(0);
+    for (let i = 0; i < 600 && !existsSync(`${out}.exit`); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(`${out}.exit`, 'utf8').trim()).toBe('0');
+    const lines = parseJournal(readFileSync(out, 'utf8'));
+    const runId = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).run_id;
+    expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
+    const windows = (await tmux('list-panes', '-s', '-t', 'mine', '-F', '#{window_name} #{pane_id}')).stdout.split('\n');
+    expect(windows).toContain(`relevo-${runId} ${(lines[0] as { planner: { pane: string } }).planner.pane.slice(5)}`);
+    expect(windows.filter((w) => w.startsWith(`relevo-${runId} `))).toHaveLength(2);
+  });
+
   it('a killed relevo is resumed on the same tmux panes, which kept running', async () => {
     const { cwd, socket } = await agentsInTmux();
     const args = ['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', GOAL];
@@ -106,7 +123,7 @@ describe('tmux backend', () => {
 
   it.each([
     [['--tmux', '--planner-pane', '%0'], 'relevo-tui: --builder-pane: required with --tmux (or use --tmux-launch)'],
-    [['--planner-pane', '%0', '--builder-pane', '%1'], 'relevo-tui: --planner-pane: needs --tmux'],
+    [['--planner-pane', '%0', '--builder-pane', '%1'], 'relevo-tui: --planner-pane: needs --tmux or --herdr'],
     [['--tmux', '--planner-pane', '%0', '--builder-pane', '%0'], "relevo-tui: --builder-pane: the same pane as the planner's (%0)"],
     [['--tmux-launch', '--planner-pane', '%0'], 'relevo-tui: --planner-pane: not with --tmux-launch, which opens new panes'],
   ])('usage %j: exit 2, one line', async (args, line) => {

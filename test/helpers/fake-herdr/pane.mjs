@@ -9,7 +9,7 @@ import { agentKind, foregroundProcess, screenState } from './detect.mjs';
 const { Terminal } = xterm;
 export const MAX_READ_LINES = 1000; // herdr.md §1 "Reading output": --lines capped at 1000
 const POLL_MS = 200; // process changes without output (agent started or exited)
-const SETTLE_MS = 30; // detection runs this long after the last output chunk
+const SETTLE_MS = 30; // detection runs at most this long after output
 
 /** Trailing spaces (U+0020 only: a no-break space is content, e.g. after Claude's ❯). */
 const trimEnd = (s) => s.replace(/ +$/, '');
@@ -32,6 +32,7 @@ export class Pane extends EventEmitter {
     this.setMaxListeners(0);
     Object.assign(this, { paneId: o.paneId, terminalId: o.terminalId, workspaceId: o.workspaceId, tabId: o.tabId });
     this.revision = 0;
+    this.startCwd = o.cwd;
     this.title = '';
     this.progress = '';
     this.kind = null; // detected agent kind
@@ -90,8 +91,9 @@ export class Pane extends EventEmitter {
     return this.term.modes.applicationCursorKeysMode;
   }
 
+  /** The shell's cwd; the one it was started in until it has printed (and so surely chdir'd). */
   get cwd() {
-    return cwdOf(this.pid);
+    return (this.revision > 0 ? cwdOf(this.pid) : undefined) ?? this.startCwd;
   }
 
   foreground() {

@@ -297,15 +297,15 @@ export class Session {
   }
 
   /** herdr.md §1 "Waiting": returns at once when the status already matches. */
-  waitStatus(pane, until, timeoutMs, signal, afterSeq) {
-    return this.until(pane, () => (until.includes(pane.status) && (afterSeq === undefined || pane.stateChangeSeq > afterSeq) ? pane : undefined), {
+  waitStatus(pane, until, timeoutMs, signal) {
+    return this.until(pane, () => (until.includes(pane.status) ? pane : undefined), {
       timeoutMs,
       signal,
       timeoutError: new ApiError('timeout', 'timed out waiting for agent status'),
     });
   }
 
-  readParams(pane, params) {
+  readParams(params) {
     const source = params.source ?? 'recent';
     want(SOURCES.includes(source), `source must be one of ${SOURCES.join('|')}`);
     const lines = params.lines ?? DEFAULT_READ_LINES;
@@ -316,7 +316,7 @@ export class Session {
   }
 
   async read(pane, params) {
-    const { source, lines, format } = this.readParams(pane, params);
+    const { source, lines, format } = this.readParams(params);
     await pane.settled();
     const { text, truncated } = pane.read(source, lines, format === 'ansi');
     return { pane_id: pane.paneId, workspace_id: pane.workspaceId, tab_id: pane.tabId, source, format, text, revision: pane.revision, truncated };
@@ -396,7 +396,7 @@ export const METHODS = {
   },
   'pane.wait_for_output': async (s, p, signal) => {
     const pane = s.pane(p.pane_id);
-    const { source, lines } = s.readParams(pane, { ...p, lines: p.lines ?? MAX_READ_LINES });
+    const { source, lines } = s.readParams({ ...p, lines: p.lines ?? MAX_READ_LINES });
     const match = p.match ?? {};
     want(match.type === 'substring' || match.type === 'regex', 'match.type must be substring or regex');
     want(typeof match.value === 'string', 'match.value must be a string');
