@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/app/checkpoints.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { BIN, onlyRunJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { BIN, onlyRunJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const HEADER = /^\[relevo ronda (\d+) · de (planner|builder)\]$/m;
@@ -35,12 +35,7 @@ type Received = { role: Role; round: number; from: Role };
 
 /** The messages `role` received, from its simulators' `--record` file (the killed process's, then the resumed one's). */
 function received(cwd: string, role: Role): { text: string; role: Role }[] {
-  const file = join(cwd, `${role}.record`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => ({ text: (JSON.parse(l) as { text: string }).text, role }));
+  return recorded(join(cwd, `${role}.record`)).map((text) => ({ text, role }));
 }
 
 const headerOf = (m: { text: string; role: Role }): Received | null => {

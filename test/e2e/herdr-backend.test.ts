@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { BIN, parseJournal, relevo, tempDir } from '../helpers/cli.js';
+import { BIN, parseJournal, relevo, recorded, tempDir } from '../helpers/cli.js';
 import { startFakeHerdr, type FakeHerdr } from '../helpers/fake-herdr.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -21,15 +21,7 @@ async function herdrWith(env: NodeJS.ProcessEnv = {}) {
   return h;
 }
 
-const received = (cwd: string, role: Role): string[] => {
-  const file = join(cwd, `${role}.record`);
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => (JSON.parse(l) as { text: string }).text)
-    : [];
-};
+const received = (cwd: string, role: Role): string[] => recorded(join(cwd, `${role}.record`));
 
 const json = (stdout: string) => JSON.parse(stdout) as { result: { pane: { pane_id: string; agent?: string; agent_status: string } } };
 

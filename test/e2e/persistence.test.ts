@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { onlyRunJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
 import { fakeMnemosyne } from '../helpers/fake-mnemosyne.js';
 import { gitRepo } from '../helpers/git.js';
 
@@ -15,13 +15,7 @@ function setup() {
   const cwd = tempDir('relevo-persist-');
   const records = tempDir('relevo-records-');
   const record = (role: Role) => join(records, `${role}.record`);
-  const received = (role: Role): string[] =>
-    existsSync(record(role))
-      ? readFileSync(record(role), 'utf8')
-          .split('\n')
-          .filter((l) => l !== '')
-          .map((l) => (JSON.parse(l) as { text: string }).text)
-      : [];
+  const received = (role: Role): string[] => recorded(record(role));
   const args = (...extra: string[]) => [
     '--headless',
     '--goal',

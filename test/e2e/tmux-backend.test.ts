@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { BIN, onlyRunJournal, parseJournal, relevo, tempDir } from '../helpers/cli.js';
+import { BIN, onlyRunJournal, parseJournal, relevo, recorded, tempDir } from '../helpers/cli.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const sockets: string[] = [];
@@ -26,15 +26,7 @@ afterEach(async () => {
 
 const sim = (role: Role, cwd: string) => [process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '150', '--record', join(cwd, `${role}.record`)];
 
-const received = (cwd: string, role: Role): string[] => {
-  const file = join(cwd, `${role}.record`);
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => (JSON.parse(l) as { text: string }).text)
-    : [];
-};
+const received = (cwd: string, role: Role): string[] => recorded(join(cwd, `${role}.record`));
 
 /** A tmux server with the simulated planner in %0 and the builder in %1, 60 columns each. */
 async function agentsInTmux() {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,4 +42,13 @@ export function onlyRunJournal(stateDir: string): { runId: string; lines: Journa
   if (runs.length !== 1) throw new Error(`expected one run, found ${runs.join(', ')}`);
   const raw = readFileSync(join(stateDir, 'runs', runs[0]!, 'events.jsonl'), 'utf8');
   return { runId: runs[0]!, lines: parseJournal(raw), raw };
+}
+
+/** The messages a simulator started with `--record FILE` received, oldest first (every process that appended to it). */
+export function recorded(file: string): string[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { text: string }).text);
 }
