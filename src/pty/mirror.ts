@@ -32,6 +32,8 @@ export interface MirrorSource {
   paste(text: string, newline: string): Promise<void>;
   /** The pane's recent output with wrapped lines joined, when the multiplexer offers it. */
   recent?(): Promise<string>;
+  /** Frees what the source holds (a control connection). */
+  close?(): void;
 }
 
 /** Polling: fast while the pane changes or was just typed into, slower while it rests. */
@@ -136,6 +138,7 @@ export class MirrorPane implements Pane {
   }
 
   #stop(): void {
+    if (!this.#disposed) this.source.close?.();
     this.#disposed = true;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;

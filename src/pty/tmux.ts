@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { execa } from 'execa';
+import { createInterface } from 'node:readline';
+import { execa, type ResultPromise } from 'execa';
 import type { Capture, MirrorSource } from './mirror.js';
 
 /** A tmux command that failed, in tmux's own words (`can't find pane: %9`, `no server running on …`). */
@@ -98,6 +99,69 @@ export function foregroundArgv(info: TmuxPaneInfo): string[] {
 }
 
 /**
+ * A tmux control-mode client (`tmux -C attach -f no-output,ignore-size`): commands go down its
+ * stdin and their output comes back between `%begin`/`%end`, so looking at a pane many times a
+ * second starts no process. It does not change the session's size and gets no pane output.
+ */
+export class TmuxControl {
+  readonly #child: ResultPromise;
+  readonly #pending: { resolve: (out: string) => void; reject: (error: Error) => void }[] = [];
+  #block: { lines: string[]; mine: boolean } | null = null;
+  #closed = false;
+
+  constructor(server: TmuxServer, target: string) {
+    const argv = [...(server.socket ? ['-L', server.socket] : []), '-C', 'attach-session', '-f', 'no-output,ignore-size', '-t', target];
+    this.#child = execa('tmux', argv, { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false, reject: false });
+    createInterface({ input: this.#child.stdout! }).on('line', (line) => this.#line(line));
+    void this.#child.finally(() => this.#fail(new TmuxError('the tmux control client ended')));
+  }
+
+  get alive(): boolean {
+    return !this.#closed;
+  }
+
+  /** Runs one tmux command line (arguments already quoted for tmux's parser); resolves with its output. */
+  run(command: string): Promise<string> {
+    if (this.#closed) return Promise.reject(new TmuxError('the tmux control client ended'));
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ resolve, reject });
+      this.#child.stdin!.write(`${command}\n`);
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#child.stdin?.end();
+    this.#child.kill();
+  }
+
+  #line(line: string): void {
+    const block = this.#block;
+    if (block === null) {
+      const begin = /^%begin \d+ \d+ (\d+)$/.exec(line);
+      if (begin) this.#block = { lines: [], mine: begin[1] === '1' };
+      return; // a notification
+    }
+    const end = /^%(end|error) \d+ \d+ \d+$/.exec(line);
+    if (!end) {
+      block.lines.push(line);
+      return;
+    }
+    this.#block = null;
+    if (!block.mine) return;
+    const waiter = this.#pending.shift();
+    if (end[1] === 'end') waiter?.resolve(block.lines.join('\n'));
+    else waiter?.reject(new TmuxError(block.lines[0] ?? 'tmux command failed'));
+  }
+
+  #fail(error: Error): void {
+    this.#closed = true;
+    for (const waiter of this.#pending.splice(0)) waiter.reject(error);
+  }
+}
+
+/**
  * A tmux pane as a mirror source: one `display-message ; capture-pane -e -J` per look (colors kept,
  * wrapped lines joined),
  * the lines that scrolled into tmux's history fetched as they appear, keys as `send-keys -H`
@@ -106,16 +170,36 @@ export function foregroundArgv(info: TmuxPaneInfo): string[] {
 export class TmuxSource implements MirrorSource {
   readonly where: string;
   #history: number | null = null;
+  #control: TmuxControl | null = null;
 
   constructor(
     readonly server: TmuxServer,
     readonly paneId: string,
   ) {
     this.where = `tmux ${paneId}`;
+    if (/^%\d+$/.test(paneId)) this.#control = new TmuxControl(server, paneId);
+  }
+
+  /** The control client when it runs, else one tmux process per command. */
+  async #query(args: readonly string[]): Promise<string> {
+    if (this.#control?.alive) {
+      try {
+        return `${await this.#control.run(args.map((a) => (/^[\w%-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' '))}\n`;
+      } catch {
+        /* the pane or its session went away, or the client did: ask tmux directly */
+      }
+    }
+    return tmux(this.server, args);
+  }
+
+  close(): void {
+    this.#control?.close();
   }
 
   async capture(): Promise<Capture> {
-    const out = await tmux(this.server, ['display-message', '-p', '-t', this.paneId, FIELDS, ';', 'capture-pane', '-p', '-e', '-J', '-t', this.paneId]);
+    const info0 = await this.#query(['display-message', '-p', '-t', this.paneId, FIELDS]);
+    if (!info0.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
+    const out = `${info0}${await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId])}`;
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
     const info = parseInfo(first);
     const lines = rest.slice(0, info.rows).map((l) => l.replace(/ +$/, ''));
@@ -123,7 +207,7 @@ export class TmuxSource implements MirrorSource {
     this.#history = info.history;
     let scrolled: string[] = [];
     if (grown > 0) {
-      const past = await tmux(this.server, ['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
+      const past = await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
       scrolled = past.replace(/\n$/, '').split('\n').map((l) => l.replace(/ +$/, ''));
     }
     // The agent is gone when its pane died, or when the pane is back at a shell prompt.
