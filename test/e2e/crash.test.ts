@@ -28,7 +28,7 @@ const FAILPOINTS = [
   'ack:1', 'ack:4', 'ack:6',
   'delivered:2', 'delivered:6',
 ];
-/** And from outside, at moments nobody chose: SIGKILL this many ms after the run's journal appears. */
+/** And from outside, at moments nobody chose: SIGKILL this many ms after the run journals its goal. */
 const TIMED_KILLS_MS = [700, 2_600, 4_900];
 
 type Received = { role: Role; round: number; from: Role };
@@ -116,8 +116,10 @@ describe.concurrent('crash safety: SIGKILL anywhere, --resume, exactly once', ()
   it.each(TIMED_KILLS_MS)('killed from outside %i ms after the start, resumed: done, exactly once', async (ms) => {
     const cwd = tempDir('relevo-crash-');
     const child = execa(process.execPath, [BIN, ...args(cwd)], { cwd, reject: false, stdin: 'ignore', env: { LANG: 'C.UTF-8' } });
-    const journal = join(cwd, '.relevo', 'runs');
-    while (!existsSync(journal) || readdirSync(journal).length === 0) await sleep(20);
+    // From the moment the run has its goal (before it, there is no run to go on with).
+    const runs = join(cwd, '.relevo', 'runs');
+    const hasGoal = () => existsSync(runs) && readdirSync(runs).some((id) => existsSync(join(runs, id, 'events.jsonl')) && readFileSync(join(runs, id, 'events.jsonl'), 'utf8').includes('"type":"goal"'));
+    while (!hasGoal()) await sleep(20);
     await sleep(ms);
     child.kill('SIGKILL');
     const killed = await child;
