@@ -66,7 +66,7 @@ Options:
                              --deliver-max-bytes (4096) or --deliver-max-lines (60) as the
                              path of its HANDOFF.md; file always does; inline never does
   --config FILE              settings file (default: relevo.toml in the working directory, when
-                             present); the flags' names in snake_case, a flag given here wins
+                             present): the flags' names in snake_case; a flag on the command line wins
   --tmux                     drive agents already running in tmux panes: --planner-pane and
                              --builder-pane name them (%3, or session:window.pane)
   --tmux-launch              start both agents in a new tmux window (a new session outside tmux)
