@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import type { Options } from '../app/options.js';
 import { openRun } from '../app/setup.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { splitCommand } from '../app/command.js';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { editLine, emptyLine, readPromptLine, splitKeys } from './line-editor.js';
 import { peerOf, ROLES, type Role } from '../protocol/index.js';
 import Chrome from './components/Chrome.js';
@@ -358,6 +357,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  io.stdout.write(`relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}\n`);
+  const resume = runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`;
+  io.stdout.write(`relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`);
   return code;
 }

@@ -49,7 +49,7 @@ export function toastFor(line: JournalLine): { text: string; level: ToastLevel; 
     case 'blocked':
       return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
     case 'agent_exited':
-      return { text: `the ${line.role} exited (code ${line.exit_code})`, level: 'error' };
+      return { text: `the ${line.role} exited (code ${line.exit_code}); its work is checkpointed: quit, then relevo-tui --resume starts it again`, level: 'error' };
     case 'done':
       return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
     case 'stale':

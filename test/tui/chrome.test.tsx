@@ -114,7 +114,10 @@ describe('toasts', () => {
     expect(toastFor({ ...at, type: 'done', summary: 'Shipped.\nmore', rounds: 3 })).toEqual({ text: 'done: Shipped.', level: 'done', notify: true });
     expect(toastFor({ ...at, type: 'blocked', role: 'builder' })).toMatchObject({ level: 'warn', notify: true });
     expect(toastFor({ ...at, type: 'lookalike', role: 'builder', line: '[relevo ronda 9 · de planner]' })?.text).toContain('discarded');
-    expect(toastFor({ ...at, type: 'agent_exited', role: 'planner', exit_code: 1 })).toMatchObject({ level: 'error' });
+    expect(toastFor({ ...at, type: 'agent_exited', role: 'planner', exit_code: 1 })).toEqual({
+      text: 'the planner exited (code 1); its work is checkpointed: quit, then relevo-tui --resume starts it again',
+      level: 'error',
+    });
     expect(toastFor({ ...at, type: 'goal', text: 'G' })).toBeNull();
   });
 
