@@ -4,13 +4,19 @@
  */
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
 
-const SOCKET = `relevo-test-${process.pid}`;
+// A fresh tmux server for every test: a server being killed can still hold the previous name's
+// socket, and a new-session on it then fails with "server exited unexpectedly".
+let serial = 0;
+let SOCKET = `relevo-test-${process.pid}-0`;
+beforeEach(() => {
+  SOCKET = `relevo-test-${process.pid}-${++serial}`;
+});
 const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
 const capture = async () => (await tmux('capture-pane', '-p', '-t', 'relevo')).stdout;
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
