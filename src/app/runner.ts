@@ -126,6 +126,7 @@ export class RelayRunner {
   #anchor: GitAnchor | null = null;
   /** mnemosyne stores still running: waited for on stop. */
   readonly #memoryWrites = new Set<Promise<void>>();
+  #journalClosed = false;
 
   /** Opens the hook channel when a profile has a hook (and relevo launches the agent), then the agents' panes. */
   static async create(options: RunnerOptions): Promise<RelayRunner> {
@@ -329,7 +330,6 @@ export class RelayRunner {
     void write.finally(() => this.#memoryWrites.delete(write));
   }
 
-  #journalClosed = false;
 
   /**
    * The turn's reply from the most exact source: the agent's own end-of-turn hook (waited for a

@@ -1,6 +1,6 @@
 import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
-import { goalMessage, relayFileMessage, relayMessage, rolePrompt, staleNotice } from './prompts.js';
+import { goalMessage, relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice } from './prompts.js';
 import { bodySize, checkpointPath } from './schemas/checkpoint.js';
 import { peerOf, type Lang, type Role } from './roles.js';
 import type { JournalEntry, PauseReason, ReplySource } from './schemas/journal.js';
@@ -62,6 +62,8 @@ export type RelayState = {
   readonly lastSent: Readonly<Record<Role, string | null>>;
   readonly lastReceived: Readonly<Record<Role, string | null>>;
   readonly introduced: Readonly<Record<Role, boolean>>;
+  /** The agent is a new process of a resumed run: it has not seen the goal (until it is introduced). */
+  readonly restarted: Readonly<Record<Role, boolean>>;
   readonly pause: { readonly reason: PauseReason; readonly role?: Role; readonly detail?: string } | null;
   readonly goal: string | null;
   readonly summary: string | null;
@@ -118,6 +120,7 @@ export function initialState(config: RelayConfig): RelayState {
     lastSent: none,
     lastReceived: none,
     introduced: { planner: false, builder: false },
+    restarted: { planner: false, builder: false },
     pause: null,
     goal: null,
     summary: null,
@@ -145,13 +148,13 @@ export function handoffMessage(
   round: number,
   seq: number,
   body: string,
-  /** Opens the preamble (a resumed run's context). */
-  context: string | null = null,
 ): Outgoing {
   const to = peerOf(from);
   const { bytes, lines } = bodySize(body);
   const { mode, maxBytes, maxLines } = config.delivery;
   const via = mode === 'file' || (mode === 'auto' && (bytes > maxBytes || lines > maxLines)) ? 'file' : 'inline';
+  // A planner restarted with its run gets the goal first, for context, in the first handoff it is sent.
+  const context = to === 'planner' && state.restarted.planner && !state.introduced.planner && state.goal !== null ? resumeContext(config.lang, state.goal) : null;
   const preamble = [context, preambleFor(config, state, to)].filter((p) => p !== null).join('\n\n') || null;
   const path = `${config.runPath}/${checkpointPath(from, seq)}/HANDOFF.md`;
   const text = via === 'file' ? relayFileMessage(round, from, path, config.lang, preamble) : relayMessage(round, from, body, preamble);

@@ -1,5 +1,5 @@
 import { handoffMessage, initialState, preambleFor, type Outgoing, type RelayConfig, type RelayState } from './machine.js';
-import { goalMessage, resumeContext, resumeNotice } from './prompts.js';
+import { goalMessage, resumeNotice } from './prompts.js';
 import { ROLES, type Role } from './roles.js';
 import { checkpointPath, type HandoffCheckpoint } from './schemas/checkpoint.js';
 import type { JournalLine } from './schemas/journal.js';
@@ -82,6 +82,7 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
     seqs,
     lastSent,
     lastReceived,
+    restarted: { planner: true, builder: true },
     pause,
     stale: input.stale,
   };
@@ -98,12 +99,8 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
     return { kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text };
   }
   const c = latest.checkpoint;
-  // Not acknowledged: still the sender's; sent again.
-  // A restarted planner has not seen the goal: it comes first, for context.
-  if (!latest.acked) {
-    const context = c.to === 'planner' ? resumeContext(config.lang, goal) : null;
-    return handoffMessage(config, state, c.from, c.round, c.seq, latest.body, context);
-  }
+  // Not acknowledged: still the sender's; sent again (to a restarted planner with the goal first).
+  if (!latest.acked) return handoffMessage(config, state, c.from, c.round, c.seq, latest.body);
   // Acknowledged before relevo stopped: never sent again; the receiver is told where it is.
   const path = `${config.runPath}/${checkpointPath(c.from, c.seq)}/HANDOFF.md`;
   const text = resumeNotice(config.lang, { to: c.to, goal, handoff: { round: c.round, from: c.from, path } }, preambleFor(config, state, c.to));

@@ -32,6 +32,13 @@ export async function findHerdr(env: NodeJS.ProcessEnv): Promise<Herdr> {
 }
 
 const errorLine = z.object({ error: z.object({ code: z.string(), message: z.string().default('') }) });
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
 
 /** Runs `herdr args…` (no shell): stdout on success; herdr's JSON error (exit 1) or usage text (exit 2) as a HerdrError. */
 export async function herdr(h: Herdr, args: readonly string[]): Promise<string> {
@@ -39,14 +46,8 @@ export async function herdr(h: Herdr, args: readonly string[]): Promise<string> 
   if ((r as { code?: string }).code === 'ENOENT') throw new HerdrError('not_installed', `herdr not found at ${h.bin}`);
   if (r.exitCode === 0) return String(r.stdout);
   const stderr = String(r.stderr).trim();
-  if (r.exitCode === 1) {
-    try {
-      const { error } = errorLine.parse(JSON.parse(stderr.split('\n')[0] ?? ''));
-      throw new HerdrError(error.code, error.message || error.code);
-    } catch (error) {
-      if (error instanceof HerdrError) throw error;
-    }
-  }
+  const reported = r.exitCode === 1 ? errorLine.safeParse(parseJson(stderr.split('\n')[0] ?? '')) : null;
+  if (reported?.success) throw new HerdrError(reported.data.error.code, reported.data.error.message || reported.data.error.code);
   throw new HerdrError(r.exitCode === 2 ? 'usage' : 'failed', stderr.split('\n')[0] || `herdr ${args.join(' ')} failed (exit ${r.exitCode ?? r.signal})`);
 }
 
@@ -112,7 +113,6 @@ export async function checkHerdrVersion(h: Herdr): Promise<string> {
   return version;
 }
 
-const resultOf = <T extends z.ZodType>(payload: T) => z.object({ id: z.string(), result: payload });
 
 export const paneInfoSchema = z.looseObject({
   pane_id: z.string(),
@@ -125,17 +125,19 @@ export const paneInfoSchema = z.looseObject({
   terminal_title: z.string().optional(),
 });
 export type HerdrPaneInfo = z.infer<typeof paneInfoSchema>;
+/** What `pane get` and `pane split` print: `{id, result: {type: "pane_info", pane}}`. */
+const paneInfoResult = z.object({ id: z.string(), result: z.object({ type: z.literal('pane_info'), pane: paneInfoSchema }) });
 
 export async function herdrPane(h: Herdr, id: string): Promise<HerdrPaneInfo> {
   const out = await herdr(h, ['pane', 'get', id]);
-  return resultOf(z.object({ type: z.literal('pane_info'), pane: paneInfoSchema })).parse(JSON.parse(out)).result.pane;
+  return paneInfoResult.parse(JSON.parse(out)).result.pane;
 }
 
 /** `pane split` → the new pane's id. */
 export async function herdrSplit(h: Herdr, target: string | null, direction: 'right' | 'down', cwd: string, env: Readonly<Record<string, string>>): Promise<string> {
   const args = ['pane', 'split', ...(target ? [target] : []), '--direction', direction, '--cwd', cwd, '--no-focus', ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`])];
   const out = await herdr(h, args);
-  return resultOf(z.object({ type: z.literal('pane_info'), pane: paneInfoSchema })).parse(JSON.parse(out)).result.pane.pane_id;
+  return paneInfoResult.parse(JSON.parse(out)).result.pane.pane_id;
 }
 
 /** herdr's agent_status as relevo's states: `idle` and `done` both mean the turn is over. */

@@ -158,14 +158,14 @@ export class MirrorPane implements Pane {
     void this.source
       .capture()
       .then((c) => this.#apply(c))
-      .catch((error: unknown) => this.#gone({ exitCode: -1 }, error))
+      .catch(() => this.#gone({ exitCode: -1 }))
       .finally(() => {
         this.#polling = false;
         this.#schedule();
       });
   }
 
-  #gone(exit: PaneExit, _why?: unknown): void {
+  #gone(exit: PaneExit): void {
     if (this.#exit !== null || this.#disposed) return;
     this.#exit = exit;
     this.#onExit.fire(exit);

@@ -158,17 +158,18 @@ function plannerReply(config: ScriptConfig, state: ScriptState, message: string)
   const n = config.steps;
   if (header?.from === 'builder') {
     // A planner restarted with the run (relevo --resume) learns the goal from relevo's notice.
-    const goal = state.goal ?? goalLine(message) ?? 'the goal';
+    const known = state.goal ?? goalLine(message);
+    const goal = known ?? 'the goal';
     const k = header.round;
     if (k < n) {
       return {
         reply: { text: `Report for round ${k} received. Next step.`, block: { tag: 'handoff', body: stepText(k + 1, n, goal) } },
-        goal: state.goal,
+        goal: known,
       };
     }
     return {
       reply: { text: `All ${n} steps are done.`, block: { tag: 'done', body: `Goal met: ${goal} in ${n} rounds.` } },
-      goal: state.goal,
+      goal: known,
     };
   }
   if (header === null && state.goal === null) {

@@ -411,3 +411,20 @@ describe('restoreState: then a resume', () => {
     expect(deliveries(again.effects)).toEqual([state.pending]);
   });
 });
+
+describe('restoreState: a restarted planner', () => {
+  it('gets the goal, for context, with the first handoff it is sent after the resume, and only with that one', () => {
+    // Killed while the builder worked on round 3: the builder is told where its handoff is.
+    const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'acked'), cp('planner', 2, 2, 'step 2', 'acked')];
+    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    expect(state.pending).toMatchObject({ kind: 'notice', to: 'builder' });
+    const running = step(config, step(config, state, { type: 'resume' }).state, { type: 'delivered', to: 'builder', sha256: SHA, attempts: 1 }).state;
+    const report = step(config, running, { type: 'turn-ended', role: 'builder', reply: '<handoff>\nreport 2\n</handoff>', source: 'hook' });
+    expect(report.state.pending!.text).toBe(`${resumeContext('en', GOAL)}\n\n[relevo ronda 2 · de builder]\nreport 2`);
+    const introduced = step(config, report.state, { type: 'delivered', to: 'planner', sha256: SHA, attempts: 1 }).state;
+    const step3 = step(config, introduced, { type: 'turn-ended', role: 'planner', reply: '<handoff>\nstep 3\n</handoff>', source: 'hook' }).state;
+    const builderDone = step(config, step3, { type: 'delivered', to: 'builder', sha256: SHA, attempts: 1 }).state;
+    const report3 = step(config, builderDone, { type: 'turn-ended', role: 'builder', reply: '<handoff>\nreport 3\n</handoff>', source: 'hook' });
+    expect(report3.state.pending!.text).toBe('[relevo ronda 3 · de builder]\nreport 3');
+  });
+});
