@@ -2,6 +2,19 @@ export { ROLES, LANGS, peerOf, type Role, type Lang } from './roles.js';
 export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } from './header.js';
 export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
 export { sanitizeForTyping } from './sanitize.js';
+export { typingPlan, pieces, type Keystroke, type TypingShape } from './typing.js';
+export {
+  parseVersion,
+  compareVersions,
+  versionIn,
+  testedRange,
+  versionVerdict,
+  rangeText,
+  settingsFor,
+  profileForVersion,
+  type TestedRange,
+  type VersionVerdict,
+} from './versions.js';
 export { rolePrompt, goalMessage, relayMessage, relayFileMessage, staleNotice, resumeNotice } from './prompts.js';
 export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
 export {
@@ -40,6 +53,9 @@ export {
   REGIONS,
   HOOK_KINDS,
   TRANSCRIPT_KINDS,
+  PASTE_SHAPES,
+  versionString,
+  type PasteShape,
   type ProfileData,
   type Rule,
   type Matcher,

@@ -152,7 +152,9 @@ export function handoffMessage(
   const to = peerOf(from);
   const { bytes, lines } = bodySize(body);
   const { mode, maxBytes, maxLines } = config.delivery;
-  const via = mode === 'file' || (mode === 'auto' && (bytes > maxBytes || lines > maxLines)) ? 'file' : 'inline';
+  // A tab cannot be typed exactly (relevo types it as four spaces: a Tab key completes in most CLIs, and
+  // Claude Code turns a pasted tab into spaces), so `auto` hands such a body over as its file.
+  const via = mode === 'file' || (mode === 'auto' && (bytes > maxBytes || lines > maxLines || body.includes('\t'))) ? 'file' : 'inline';
   // A planner restarted with its run gets the goal first, for context, in the first handoff it is sent.
   const context = to === 'planner' && state.restarted.planner && !state.introduced.planner && state.goal !== null ? resumeContext(config.lang, state.goal) : null;
   const preamble = [context, preambleFor(config, state, to)].filter((p) => p !== null).join('\n\n') || null;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sanitizeForTyping } from '../protocol/index.js';
+import { sanitizeForTyping, typingPlan } from '../protocol/index.js';
 import type { AgentPane } from './agent.js';
 
 export type DeliveryResult = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly detail: string };
@@ -31,15 +31,16 @@ export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: numbe
   });
 }
 
-/**
- * Types a message into an agent the way its profile says: wait until it is idle and quiet;
- * strip every control and escape sequence; one bracketed paste when the pane enabled it;
- * wait the settle delay; send Enter; confirm the submit (the agent goes busy, or its input
- * box empties) and press Enter again a bounded number of times.
- */
 /** Points of a delivery a caller may observe (crash tests stop relevo at each of them). */
 export type DeliveryStage = 'pasted' | 'entered';
 
+/**
+ * Types a message into an agent the way its profile says: wait until it is idle and quiet;
+ * strip every control and escape sequence; type it in the profile's shape (one bracketed paste,
+ * or line by line for a CLI that wraps long pastes); wait the settle delay; send Enter; confirm
+ * the submit (the agent goes busy, or its input box empties) and press Enter again a bounded
+ * number of times.
+ */
 export async function deliver(
   agent: AgentPane,
   text: string,
@@ -57,7 +58,10 @@ export async function deliver(
 
   const safe = sanitizeForTyping(text);
   agent.beginTurn(safe);
-  pane.paste(safe, how.newline);
+  for (const stroke of typingPlan(safe, how)) {
+    if ('paste' in stroke) pane.paste(stroke.paste, how.newline);
+    else pane.write(stroke.keys);
+  }
   // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
   if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS);
   await sleep(how.settle_ms);

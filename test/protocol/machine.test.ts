@@ -445,6 +445,15 @@ describe('checkpoints and file delivery', () => {
     expect(deliveries(narrow.effects)[1]!.via).toBe('inline');
   });
 
+  it('auto policy: a body with a tab goes as a file (typed, a tab would arrive as spaces); inline policy types it anyway', () => {
+    const tabbed = run([...goalDelivered, ended('planner', handoff('Makefile:\n\tnpm test'))]);
+    expect(deliveries(tabbed.effects)[1]).toMatchObject({ via: 'file', body: 'Makefile:\n\tnpm test' });
+    const spaces = run([...goalDelivered, ended('planner', handoff('Makefile:\n    npm test'))]);
+    expect(deliveries(spaces.effects)[1]!.via).toBe('inline');
+    const inline = run([...goalDelivered, ended('planner', handoff('a\tb'))], { ...flagConfig, delivery: { mode: 'inline', maxBytes: 4096, maxLines: 60 } });
+    expect(deliveries(inline.effects)[1]!.via).toBe('inline');
+  });
+
   it('uses the run path, the lane and the seq of the checkpoint in the file line, in the role-prompt language', () => {
     const config: RelayConfig = { ...flagConfig, lang: 'es', runPath: '../state/runs/20250101-x', delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
     const { effects } = run(exchanges(1), config);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compareVersions } from '../versions.js';
 
 const MAX_PATTERN = 512;
 const MAX_RULES = 128;
@@ -46,6 +47,27 @@ export type HookKind = (typeof HOOK_KINDS)[number];
 /** Transcript layouts relevo can read a turn's final reply from. */
 export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
+
+/** A release number as agent CLIs print it: `2.1.197`, `0.171.0`. */
+export const versionString = z.string().regex(/^\d+\.\d+\.\d+$/, 'a version such as 2.1.197');
+
+/** How relevo types a message: one bracketed paste, or line by line (see `deliver.paste`). */
+export const PASTE_SHAPES = ['whole', 'lines'] as const;
+export type PasteShape = (typeof PASTE_SHAPES)[number];
+
+/** The typing settings a later release of the CLI may change (`[[deliver.since]]`). */
+const typingFields = {
+  /**
+   * `whole`: the message as one bracketed paste. `lines`: each line pasted by itself, in pieces of
+   * at most `paste_max` UTF-16 units, with `line_key` typed between lines, for a CLI that treats a
+   * longer paste differently from typed text (Claude Code 2.1.328 wraps it in `<pasted_content>`).
+   */
+  paste: z.enum(PASTE_SHAPES),
+  /** The key that starts a new line in the input box without submitting (Ctrl-J for most CLIs). */
+  line_key: z.string().min(1).max(8),
+  paste_max: z.number().int().min(16).max(1_000_000),
+  settle_ms: z.number().int().min(0).max(10_000),
+};
 
 export const AGENT_STATES = ['busy', 'idle', 'blocked'] as const;
 export type AgentState = (typeof AGENT_STATES)[number] | 'unknown';
@@ -118,10 +140,21 @@ export const profileSchema = z.strictObject({
   deliver: z.strictObject({
     /** Newline inside a message typed without bracketed paste. */
     newline: z.string().min(1).max(8).default('\n'),
-    settle_ms: z.number().int().min(0).max(10_000),
+    settle_ms: typingFields.settle_ms,
     submit: z.string().min(1).max(8).default('\r'),
     confirm_ms: z.number().int().min(50).max(30_000),
     retries: z.number().int().min(0).max(10),
+    paste: typingFields.paste.default('whole'),
+    line_key: typingFields.line_key.default('\n'),
+    paste_max: typingFields.paste_max.default(800),
+    /** Settings that change from a release of the CLI on, oldest first: each applies to that version and later ones. */
+    since: z
+      .array(z.strictObject({ version: versionString, ...z.strictObject(typingFields).partial().shape }))
+      .max(16)
+      .refine((list) => list.every((s, i) => i === 0 || compareVersions(list[i - 1]!.version, s.version) < 0), {
+        message: 'oldest first, each version once',
+      })
+      .default([]),
   }),
   reply: z.strictObject({
     /** Prefixes that open a block of the agent's reply, e.g. `● `. */
@@ -143,6 +176,17 @@ export const profileSchema = z.strictObject({
     /** The agent hard-wraps its replies at the pane width: the screen cannot always restore long lines. */
     hard_wrap: z.boolean().default(false),
   }),
+  /** How to ask the CLI its version, and the versions this profile was tested with. */
+  versions: z
+    .strictObject({
+      /** Given to the program alone (not with the rest of its command line) to print its version. */
+      args: z.array(z.string().min(1)).min(1).max(4).default(['--version']),
+      /** Where the version is in what it prints: the first group of this pattern. */
+      pattern: regexString.default('(\\d+\\.\\d+\\.\\d+)'),
+      /** The releases the real-agent tests ran this profile against; oldest to newest is the tested range. */
+      tested: z.array(versionString).min(1).max(32),
+    })
+    .optional(),
   /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
   hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
   /** Where the agent keeps its transcript, read when no hook reported the turn. */

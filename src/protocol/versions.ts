@@ -1,0 +1,75 @@
+import type { ProfileData } from './schemas/profile.js';
+
+/**
+ * Agent CLI versions: reading one from what `--version` prints, comparing releases, the range a
+ * profile was tested with, and the delivery settings a release calls for. Pure.
+ */
+
+/** `2.1.197` → [2, 1, 197]; anything else → null. */
+export function parseVersion(text: string): [number, number, number] | null {
+  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** Orders two releases (`2.1.9` < `2.1.10`); a malformed one sorts first. */
+export function compareVersions(a: string, b: string): number {
+  const x = parseVersion(a);
+  const y = parseVersion(b);
+  if (x === null || y === null) return x === y ? 0 : x === null ? -1 : 1;
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
+}
+
+/** The version in a CLI's `--version` output: the first group of `pattern` (per line), if it is a release number. */
+export function versionIn(output: string, pattern: string): string | null {
+  const m = new RegExp(pattern, 'mu').exec(output);
+  const found = m?.[1] ?? m?.[0];
+  return found !== undefined && parseVersion(found) !== null ? found : null;
+}
+
+export type TestedRange = { readonly oldest: string; readonly newest: string };
+
+/** The oldest and newest of the versions a profile was tested with. */
+export function testedRange(tested: readonly string[]): TestedRange {
+  const sorted = [...tested].sort(compareVersions);
+  return { oldest: sorted[0]!, newest: sorted.at(-1)! };
+}
+
+/** Where a release stands against the tested range. */
+export type VersionVerdict = 'tested' | 'older' | 'newer';
+
+export function versionVerdict(version: string, tested: readonly string[]): VersionVerdict {
+  const { oldest, newest } = testedRange(tested);
+  if (compareVersions(version, oldest) < 0) return 'older';
+  if (compareVersions(version, newest) > 0) return 'newer';
+  return 'tested';
+}
+
+/** `2.1.197 – 2.1.332` (one version alone when the range is one release). */
+export function rangeText(tested: readonly string[]): string {
+  const { oldest, newest } = testedRange(tested);
+  return oldest === newest ? oldest : `${oldest} – ${newest}`;
+}
+
+type Since<T> = { readonly version: string } & Partial<T>;
+
+/**
+ * Settings for one release: the base, then every `since` entry whose version is at or below it,
+ * oldest first. An unknown release (null) gets them all: people run the newest CLI.
+ */
+export function settingsFor<T extends object>(base: T, since: readonly Since<T>[], version: string | null): T {
+  let out: T = { ...base };
+  for (const entry of since) {
+    if (version !== null && compareVersions(entry.version, version) > 0) continue;
+    const { version: _from, ...changes } = entry;
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    out = { ...out, ...defined };
+  }
+  return out;
+}
+
+/** A profile as it applies to one release of its CLI (null: unknown, taken as the newest). */
+export function profileForVersion(data: ProfileData, version: string | null): ProfileData {
+  const { since, ...base } = data.deliver;
+  return { ...data, deliver: { ...settingsFor(base, since, version), since: [] } };
+}
