@@ -66,6 +66,8 @@ describe('agent command lines', () => {
     expect(profileForCommand(['/usr/local/bin/some-agent'], '--planner').data.id).toBe('generic');
     expect(profileForCommand(['/usr/bin/claude', '--model', 'opus'], '--planner').data.id).toBe('claude');
     expect(profileForCommand(['/usr/local/bin/codex'], '--planner').data.id).toBe('codex');
+    expect(profileForCommand(['/p/node_modules/@openai/codex/bin/codex.js'], '--planner').data.id).toBe('codex');
+    expect(profileForCommand(['/p/node_modules/@anthropic-ai/claude-code/bin/claude.exe'], '--planner').data.id).toBe('claude');
     expect(profileForCommand(['/usr/bin/env', 'ANTHROPIC_BASE_URL=http://127.0.0.1:9', 'claude'], '--planner').data.id).toBe('claude');
     expect(profileForCommand(['/usr/bin/env', '-i', 'A=1', '/opt/codex'], '--planner').data.id).toBe('codex');
     expect(profileForCommand(['/usr/bin/env'], '--planner').data.id).toBe('generic');

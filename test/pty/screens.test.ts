@@ -1,5 +1,7 @@
-// Captured screens of the real CLIs (Claude Code 2.1.197, Codex 0.171 with --no-alt-screen; see
-// ../shared/research/realagents), replayed through the shipped profiles.
+// Captured screens of the real CLIs, one folder per agent and release, replayed through the shipped
+// profiles: Claude Code 2.1.197, 2.1.332 (as relevo launches it: the classic renderer) and 2.1.332's
+// fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.171 (--no-alt-screen). The file name
+// says the state the profile must see: `<state>--<what>.txt`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/profiles.js';
@@ -8,20 +10,24 @@ import { extract, reconstructReply } from '../../src/protocol/index.js';
 
 const DIR = new URL('../fixtures/screens/', import.meta.url);
 
-type Fixture = { agent: string; file: string; state: string; title: string; lines: string[] };
+type Fixture = { agent: string; release: string; file: string; state: string; title: string; lines: string[] };
 
 function fixtures(): Fixture[] {
   return readdirSync(DIR).flatMap((agent) =>
-    readdirSync(new URL(`${agent}/`, DIR)).map((file) => {
-      const [head, ...rest] = readFileSync(new URL(`${agent}/${file}`, DIR), 'utf8').split('\n---\n');
-      const title = /^title: (.*)$/m.exec(head ?? '')?.[1] ?? '';
-      return { agent, file, state: file.split('--')[0]!, title, lines: rest.join('\n---\n').replace(/\n$/, '').split('\n') };
-    }),
+    readdirSync(new URL(`${agent}/`, DIR)).flatMap((release) =>
+      readdirSync(new URL(`${agent}/${release}/`, DIR)).map((file) => {
+        const [head, ...rest] = readFileSync(new URL(`${agent}/${release}/${file}`, DIR), 'utf8').split('\n---\n');
+        const title = /^title: (.*)$/m.exec(head ?? '')?.[1] ?? '';
+        return { agent, release, file, state: file.split('--')[0]!, title, lines: rest.join('\n---\n').replace(/\n$/, '').split('\n') };
+      }),
+    ),
   );
 }
 
+const capture = (agent: string, release: string, file: string) => fixtures().find((x) => x.agent === agent && x.release === release && x.file === file)!;
+
 describe('captured screens of the real CLIs', () => {
-  it.each(fixtures().map((f) => [`${f.agent} ${f.file}`, f] as const))('%s', (_name, f) => {
+  it.each(fixtures().map((f) => [`${f.agent} ${f.release} ${f.file}`, f] as const))('%s', (_name, f) => {
     const profile = loadProfile(f.agent, 'test');
     expect(detect(profile.rules, { viewport: f.lines, title: f.title, osc: new Map() }).state).toBe(f.state);
   });
@@ -29,7 +35,7 @@ describe('captured screens of the real CLIs', () => {
   const rows = (lines: string[]) => lines.map((text) => ({ text, wrapped: false }));
 
   it('claude: the reply after the echo, bullet and indent removed; the hard wrap stays (the screen cannot know)', () => {
-    const f = fixtures().find((x) => x.agent === 'claude' && x.file === 'idle--after-reply.txt')!;
+    const f = capture('claude', '2.1.197', 'idle--after-reply.txt');
     const reply = reconstructReply(rows(f.lines), loadProfile('claude', 'test').layout);
     expect(reply.interrupted).toBe(false);
     expect(reply.text.split('\n')[0]).toBe('Entendido. Aqui va el plan para la siguiente ronda.');
@@ -37,8 +43,15 @@ describe('captured screens of the real CLIs', () => {
     expect(extract(reply.text).handoff).toBe('step 1: do X\nstep 2: run tests');
   });
 
+  it.each(['2.1.332', '2.1.332-fullscreen'])('claude %s: the reply after the echo, the "✻ … for 2s · done" line and the effort note left out', (release) => {
+    const f = capture('claude', release, 'idle--after-reply.txt');
+    const reply = reconstructReply(rows(f.lines), loadProfile('claude', 'test').layout);
+    expect(reply.interrupted).toBe(false);
+    expect(reply.text).toBe('Entendido. Plan listo.\n\n<handoff>\nPaso 1: hacerlo\n  - con sangría\n</handoff>');
+  });
+
   it('codex: the reply after the echo, "Worked for" dropped', () => {
-    const f = fixtures().find((x) => x.agent === 'codex' && x.file === 'idle--after-reply.txt')!;
+    const f = capture('codex', '0.171.0', 'idle--after-reply.txt');
     const reply = reconstructReply(rows(f.lines), loadProfile('codex', 'test').layout);
     expect(reply.text).not.toContain('Worked for');
     expect(reply.text.startsWith('Entendido.')).toBe(true);
