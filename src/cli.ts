@@ -22,6 +22,10 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     const { runSimAgent } = await import('./sim/index.js');
     return runSimAgent(args.slice(1));
   }
+  if (args[0] === 'doctor') {
+    const { runDoctor } = await import('./app/doctor.js');
+    return runDoctor(args.slice(1), env, io);
+  }
   if (args[0] === 'runs' || args[0] === 'show') {
     const { runHistory } = await import('./app/history.js');
     return runHistory(args, env, io);

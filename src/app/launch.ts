@@ -5,6 +5,7 @@ import { quote } from 'shell-quote';
 import { rolePrompt, type HookKind, type Lang, type Role } from '../protocol/index.js';
 import type { Profile } from '../pty/profile.js';
 import type { HookChannel } from './hook-channel.js';
+import type { CliVersion } from './versions.js';
 
 const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
@@ -12,6 +13,8 @@ export type AgentSpec = {
   /** The command as the user gave it, program resolved. */
   readonly argv: readonly string[];
   readonly profile: Profile;
+  /** The CLI's release, read at start when the profile says how (see versions.ts). */
+  readonly cli?: CliVersion;
 };
 
 export type Launch = { readonly argv: string[]; readonly env: Record<string, string> };

@@ -43,6 +43,7 @@ export const USAGE = `Usage: relevo-tui [options]
        relevo-tui sim-agent [--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]
        relevo-tui runs [--state-dir DIR] [--json]
        relevo-tui show [RUN] [--state-dir DIR] [--json]
+       relevo-tui doctor [options]
 
 Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.
 
@@ -82,6 +83,8 @@ Options:
 Commands:
   runs                       list the runs in the state dir, newest first (id, start, rounds, state, goal)
   show [RUN]                 print a run's handoffs in order with their status, and its <done> summary
+  doctor [options]           check the agents these options (or relevo.toml) name: binary, version
+                             against the tested range, profile, reply sources; exit 1 on a problem
 
 Exit codes: 0 done · 3 paused (reason on stderr and in the journal) · 2 bad usage or config.
 `;

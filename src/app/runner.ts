@@ -29,6 +29,7 @@ import { doneMemory, roundMemory, type Memory } from './memory.js';
 import type { Journal } from './journal.js';
 import { readTranscriptReply } from './transcript.js';
 import { launchFor, type AgentSpec } from './launch.js';
+import { untestedEntry } from './versions.js';
 
 export type RunnerOptions = {
   readonly runId: string;
@@ -159,11 +160,15 @@ export class RelayRunner {
   ) {
     this.config = relayConfig(options);
     this.store = new CheckpointStore(options.runDir, options.runId);
-    const agentInfo = (role: Role) => ({
-      command: [...options.agents[role].argv],
-      profile: options.agents[role].profile.data.id,
-      ...(panes[role].owned ? {} : { pane: panes[role].where }),
-    });
+    const agentInfo = (role: Role) => {
+      const { argv, profile, cli } = options.agents[role];
+      return {
+        command: [...argv],
+        profile: profile.data.id,
+        ...(panes[role].owned ? {} : { pane: panes[role].where }),
+        ...(cli?.status === 'found' ? { cli_version: cli.version } : {}),
+      };
+    };
     const socket = channel ? { hook_socket: channel.socketPath } : {};
     if (options.restored) {
       this.#state = options.restored;
@@ -193,6 +198,10 @@ export class RelayRunner {
         ...(options.tmuxSocket ? { tmux_socket: options.tmuxSocket } : {}),
       });
     }
+    for (const role of ROLES) {
+      const entry = untestedEntry(role, options.agents[role]);
+      if (entry) options.journal.append(entry);
+    }
     const memory = options.memory;
     if (memory) {
       const st = memory.status;
@@ -216,6 +225,11 @@ export class RelayRunner {
 
   get state(): RelayState {
     return this.#state;
+  }
+
+  /** The role's agent as this run started it: command, profile, CLI release. */
+  spec(role: Role): AgentSpec {
+    return this.options.agents[role];
   }
 
   /** `--memory` was asked for and mnemosyne is not installed: the relay goes on without it. */

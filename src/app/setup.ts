@@ -13,6 +13,7 @@ import { createRunDir, Journal, lockRun, readJournal } from './journal.js';
 import { Memory } from './memory.js';
 import { backendFor } from './backends.js';
 import { relayConfig, RelayRunner, type AgentSpec } from './runner.js';
+import { withCliVersions } from './versions.js';
 
 const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
@@ -71,7 +72,9 @@ export async function createRun(
   const commanded = () => ({ planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) });
   // Checked before the run directory exists: a bad flag or pane leaves nothing behind.
   let name = 'relevo';
-  const { agents, panes } = await backendFor(options, env, commanded, () => name);
+  const backend = await backendFor(options, env, commanded, () => name);
+  const { panes } = backend;
+  const agents = await withCliVersions(backend.agents, env);
   const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
   name = `relevo-${runId}`;
   const unlock = lockRun(dir);
@@ -171,7 +174,9 @@ export async function resumeRun(
     });
     // Agents that ran in tmux or Herdr panes are found there again, unless flags say otherwise.
     const where: Options = options.backend.kind === 'local' ? { ...options, backend: recordedBackend(started) } : options;
-    const { agents, panes } = await backendFor(where, env, recorded, () => `relevo-${started.run_id}`);
+    const backend = await backendFor(where, env, recorded, () => `relevo-${started.run_id}`);
+    const { panes } = backend;
+    const agents = await withCliVersions(backend.agents, env);
     const store = new CheckpointStore(dir, started.run_id);
     const checkpoints = store.readAll();
     const latest = inOrder(checkpoints).at(-1);

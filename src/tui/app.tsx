@@ -1,5 +1,6 @@
 import type { Options } from '../app/options.js';
 import { openRun } from '../app/setup.js';
+import { untestedNote } from '../app/versions.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
@@ -33,7 +34,12 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const { runner, journal, dir, unlock } = await openRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
   const agents = runner.agents;
 
-  const name = (role: Role) => agents[role].profile.data.id;
+  // The band names each agent; one outside its profile's tested range says so (`codex 0.180.0?`).
+  const name = (role: Role) => {
+    const cli = runner.spec(role).cli;
+    const untested = untestedNote(role, runner.spec(role)) !== null;
+    return `${agents[role].profile.data.id}${untested ? ` ${cli?.status === 'found' ? cli.version : 'version'}?` : ''}`;
+  };
   const store = new Store({
     relay: runner.state,
     agents: { planner: { name: name('planner'), state: 'unknown' }, builder: { name: name('builder'), state: 'unknown' } },
@@ -152,6 +158,12 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     store.update((s) => ({ toasts: [...s.toasts.slice(-4), { id, text, level }] }));
     setTimeout(() => store.update((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), TOAST_MS).unref();
   };
+
+  // Shown once, at start: an agent CLI outside its tested range (the journal has it too).
+  for (const role of ROLES) {
+    const note = untestedNote(role, runner.spec(role));
+    if (note !== null) toast(`untested: ${note}`, 'warn');
+  }
 
   const run = (command: Command) => {
     switch (command) {

@@ -4,7 +4,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentTerminal, BRAILLE, processesWithEnv } from './terminal.js';
+import { compareVersions } from '../../src/protocol/index.js';
+import { cliVersion } from './homes.js';
+import { AgentTerminal, processesWithEnv } from './terminal.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -27,11 +29,25 @@ export function codexComposer(t: AgentTerminal): string | undefined {
   return t.lines().findLast((l) => l.startsWith('› '));
 }
 
-/** Codex is idle: the composer is drawn, the status line (model name) below it, and the last OSC 7501 said idle. */
+/** Codex reports its turn state with OSC 7501 from 0.163 (`state=done` from 0.165). */
+export function codexHasTurnStates(bin: string): boolean {
+  return compareVersions(cliVersion(bin), '0.165.0') >= 0;
+}
+
+/**
+ * Codex is idle: the composer is drawn, the status line (model name) below it, no spinner in the
+ * title, and (releases that send OSC 7501) the last turn state said idle.
+ */
 export function codexIdle(t: AgentTerminal): boolean {
   const lines = t.lines();
   const composer = lines.findLastIndex((l) => l.startsWith('› '));
-  return composer >= 0 && lines.slice(composer).some((l) => l.includes('gpt-fake')) && (t.osc7501.at(-1)?.data ?? '').startsWith('state=idle');
+  const osc = t.osc7501.at(-1)?.data;
+  return (
+    composer >= 0 &&
+    lines.slice(composer).some((l) => l.includes('gpt-fake')) &&
+    !/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(t.title) &&
+    (osc === undefined || osc.startsWith('state=idle'))
+  );
 }
 
 /** Long pastes are shown collapsed: Claude `[Pasted text #1 +16 lines]`, Codex `[Pasted Content 1234 chars]`. */
@@ -94,11 +110,41 @@ export function linesInOrder(screen: readonly string[], text: string): boolean {
   return true;
 }
 
-/** True once the titles from `from` on went through a braille spinner and then to one starting with `✳`. */
+/** Claude Code's busy title spinners: braille (2.1.197), ◐◓◑◒ (2.1.332). */
+const CLAUDE_SPINNER = /^[\u2800-\u28ff◐◓◑◒]/;
+
+/** True once the titles from `from` on went through a spinner and then to one starting with `✳`. */
 export function claudeTitleWentBusyThenIdle(t: AgentTerminal, from: number): boolean {
   const later = t.titles.slice(from).map((x) => x.title);
-  const busy = later.findIndex((title) => BRAILLE.test(title[0] ?? ''));
+  const busy = later.findIndex((title) => CLAUDE_SPINNER.test(title));
   return busy >= 0 && later.slice(busy + 1).some((title) => title.startsWith('✳'));
+}
+
+/**
+ * Answers Claude Code's permission dialogs the way a person approving the action would, whatever the
+ * release: 2.1.332 in auto mode first says its check is unavailable (Enter stays in auto mode), then
+ * asks "❯ No / Yes" (Down, Enter); 2.1.197 asks "❯ 1. Yes" (Enter).
+ */
+export async function answerPermission(type: (keys: string) => void, screen: () => string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    // A dialog ignores keys for a moment after it opens (so a key meant for something else does not
+    // answer it): wait a little before each key, and press again if it is still there.
+    await sleep(1000);
+    const s = screen();
+    if (s.includes('Enter to stay in auto mode')) {
+      type('\r');
+    } else if (/^\s*❯ No$/m.test(s) && /^\s+Yes$/m.test(s)) {
+      type('\x1b[B');
+      await sleep(300);
+      type('\r');
+      return;
+    } else if (/^\s*❯ 1\. Yes/m.test(s)) {
+      type('\r');
+      return;
+    }
+  }
+  throw new Error(`no permission question to answer; screen:\n${screen()}`);
 }
 
 /**

@@ -2,16 +2,52 @@
  * Throwaway homes for the real agent CLIs, set up (per research/realagents) so they start
  * straight at their idle prompt, offline, talking to a fake model server on 127.0.0.1.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
-export const CODEX_BIN = join(ROOT, 'node_modules', '.bin', 'codex');
-/** The Claude Code version the home is written for (see package.json). */
-export const CLAUDE_VERSION = '2.1.197';
+const MODULES = join(ROOT, 'node_modules');
+
+/**
+ * The releases of each CLI the tests run: `newest` (`@anthropic-ai/claude-code`, `@openai/codex`
+ * in devDependencies) and `oldest` (the `claude-code-oldest` and `codex-oldest` aliases). The canary
+ * (`npm run test:agents:latest`) points `newest` at the newest published CLIs with
+ * RELEVO_TEST_CLAUDE_BIN / RELEVO_TEST_CODEX_BIN and runs only them (RELEVO_TEST_RELEASES=newest).
+ */
+export type Release = 'newest' | 'oldest';
+export const RELEASES: readonly Release[] = (process.env['RELEVO_TEST_RELEASES'] ?? 'newest,oldest')
+  .split(',')
+  .filter((r): r is Release => r === 'newest' || r === 'oldest');
+
+/** The canary runs: the CLIs may be newer than any profile's tested range (journaled as untested). */
+export const CANARY = process.env['RELEVO_TEST_CLAUDE_BIN'] !== undefined || process.env['RELEVO_TEST_CODEX_BIN'] !== undefined;
+
+export function claudeBin(release: Release = 'newest'): string {
+  if (release === 'newest') return process.env['RELEVO_TEST_CLAUDE_BIN'] ?? join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+  return join(MODULES, 'claude-code-oldest', 'bin', 'claude.exe');
+}
+
+export function codexBin(release: Release = 'newest'): string {
+  if (release === 'newest') return process.env['RELEVO_TEST_CODEX_BIN'] ?? join(MODULES, '@openai', 'codex', 'bin', 'codex.js');
+  return join(MODULES, 'codex-oldest', 'bin', 'codex.js');
+}
+
+export const CLAUDE_BIN = claudeBin('newest');
+export const CODEX_BIN = codexBin('newest');
+
+const versions = new Map<string, string>();
+/** What `<bin> --version` says: `2.1.332`, `0.171.0`. */
+export function cliVersion(bin: string): string {
+  let version = versions.get(bin);
+  if (version === undefined) {
+    version = /(\d+\.\d+\.\d+)/.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown';
+    versions.set(bin, version);
+  }
+  return version;
+}
 
 /** What every CLI run gets, whatever the agent. */
 function baseEnv(): Record<string, string> {
@@ -54,6 +90,8 @@ export type HomeOptions = {
   readonly serverUrl: string;
   /** The agent's working directory; a fresh temp dir if omitted. */
   readonly cwd?: string;
+  /** The CLI (default: the newest). */
+  readonly bin?: string;
 };
 
 /** How Claude Code names a project folder under `~/.claude/projects`: every non-alphanumeric character becomes `-`. */
@@ -69,9 +107,10 @@ export function createClaudeHome(options: HomeOptions & { readonly claudeJson?: 
   const ownsCwd = options.cwd === undefined;
   const cwd = options.cwd ?? makeTempDir('relevo-claude-cwd-');
   const home = makeTempDir('relevo-claude-home-');
+  const bin = options.bin ?? CLAUDE_BIN;
   const claudeJson = {
     hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLAUDE_VERSION,
+    lastOnboardingVersion: cliVersion(bin),
     theme: 'dark',
     autoUpdates: false,
     customApiKeyResponses: { approved: ['test'], rejected: [] },
@@ -84,7 +123,7 @@ export function createClaudeHome(options: HomeOptions & { readonly claudeJson?: 
   return {
     cwd,
     home,
-    bin: CLAUDE_BIN,
+    bin,
     transcriptsDir: join(home, '.claude', 'projects', claudeProjectSlug(cwd)),
     env: {
       ...baseEnv(),
@@ -123,6 +162,7 @@ export function createCodexHome(
   const cwd = options.cwd ?? makeTempDir('relevo-codex-cwd-');
   const home = makeTempDir('relevo-codex-home-');
   const codexHome = join(home, '.codex');
+  const bin = options.bin ?? CODEX_BIN;
   mkdirSync(codexHome);
   const config = [
     'model = "gpt-fake"',
@@ -151,13 +191,25 @@ export function createCodexHome(
     cwd,
     home,
     codexHome,
-    bin: CODEX_BIN,
+    bin,
     sessionsDir: join(codexHome, 'sessions'),
     env: { ...baseEnv(), HOME: home, CODEX_HOME: codexHome, OPENAI_API_KEY: 'test' },
-    args: ({ altScreen = true, extra = [] } = {}) => ['--no-daemon', ...(altScreen ? [] : ['--no-alt-screen']), ...extra],
+    args: ({ altScreen = true, extra = [] } = {}) => [...codexNoDaemon(bin), ...(altScreen ? [] : ['--no-alt-screen']), ...extra],
     cleanup: () => {
       rmSync(home, { recursive: true, force: true });
       if (ownsCwd) rmSync(cwd, { recursive: true, force: true });
     },
   };
+}
+
+const daemonFlag = new Map<string, string[]>();
+/** `--no-daemon` when this Codex knows the flag (0.156 and later); older ones have no daemon to keep off. */
+export function codexNoDaemon(bin: string): string[] {
+  let flag = daemonFlag.get(bin);
+  if (flag === undefined) {
+    const help = execFileSync(bin, ['--help'], { encoding: 'utf8' });
+    flag = help.includes('--no-daemon') ? ['--no-daemon'] : [];
+    daemonFlag.set(bin, flag);
+  }
+  return flag;
 }

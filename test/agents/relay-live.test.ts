@@ -12,8 +12,9 @@ import { loadProfile } from '../../src/app/profiles.js';
 import { RelayRunner } from '../../src/app/runner.js';
 import type { JournalLine, RelayState } from '../../src/protocol/index.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { eventually, reapLeftovers, sleep } from './drive.js';
-import { CLAUDE_BIN, createClaudeHome, type ClaudeHome } from './homes.js';
+import { answerPermission, eventually, reapLeftovers, sleep } from './drive.js';
+import { claudeBin, createClaudeHome, RELEASES, type ClaudeHome, type Release } from './homes.js';
+import { withCliVersions } from '../../src/app/versions.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\nVerify: npm test';
@@ -36,9 +37,9 @@ async function anthropic(...replies: ScriptedReply[]): Promise<FakeAnthropic> {
   return server;
 }
 
-/** Two real Claude Codes under an in-process relay, each on its own fake server. */
-async function liveRelay(planner: FakeAnthropic, builder: FakeAnthropic) {
-  const home: ClaudeHome = createClaudeHome({ serverUrl: planner.url });
+/** Two real Claude Codes of `release` under an in-process relay, each on its own fake server. */
+async function liveRelay(release: Release, planner: FakeAnthropic, builder: FakeAnthropic) {
+  const home: ClaudeHome = createClaudeHome({ serverUrl: planner.url, bin: claudeBin(release) });
   undo.push(() => home.cleanup(), leftovers(home.home));
   // What the builder's `npm test` tool call runs.
   writeFileSync(join(home.cwd, 'package.json'), JSON.stringify({ name: 'fake', version: '1.0.0', scripts: { test: 'echo fake tests passed' } }));
@@ -47,23 +48,29 @@ async function liveRelay(planner: FakeAnthropic, builder: FakeAnthropic) {
   const lines: JournalLine[] = [];
   journal.onAppend((l) => lines.push(l));
   const claude = loadProfile('claude', 'test');
+  const env = { ...process.env, ...home.env };
+  // As relevo starts a run: each CLI's release read, the profile's settings for it applied.
+  const agents = await withCliVersions(
+    {
+      planner: { argv: ['/usr/bin/env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin], profile: claude },
+      builder: { argv: ['/usr/bin/env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin], profile: claude },
+    },
+    env,
+  );
   const runner = await RelayRunner.create({
     runId,
     version: 'test',
     maxRounds: 10,
     lang: 'en',
     cwd: home.cwd,
-    env: { ...process.env, ...home.env },
+    env,
     cols: 120,
     rows: 40,
     blockedTimeoutMs: 120_000,
     readyTimeoutMs: 60_000,
     runDir: dir,
     runPath: dir,
-    agents: {
-      planner: { argv: ['/usr/bin/env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN], profile: claude },
-      builder: { argv: ['/usr/bin/env', `ANTHROPIC_BASE_URL=${builder.url}`, CLAUDE_BIN], profile: claude },
-    },
+    agents,
     journal,
   });
   undo.push(async () => {
@@ -77,7 +84,7 @@ async function liveRelay(planner: FakeAnthropic, builder: FakeAnthropic) {
 
 const settled = (runner: RelayRunner): Promise<RelayState> => runner.settled();
 
-describe('relay on real Claude Code: the keyboard and the hook socket', () => {
+describe.each(RELEASES)('relay on real Claude Code (%s release): the keyboard and the hook socket', (release) => {
   it('Esc while the planner streams: the partial reply yields no handoff; the next complete turn is relayed', async () => {
     // The first reply streams a complete-looking block early, then keeps going slowly.
     const tail = Array.from({ length: 40 }, (_, i) => `  more thinking ${i}`).join('\n');
@@ -87,7 +94,7 @@ describe('relay on real Claude Code: the keyboard and the hook socket', () => {
       done,
     );
     const builder = await anthropic(handoff('Done.', REPORT_1));
-    const { runner, lines, find, screen } = await liveRelay(planner, builder);
+    const { runner, lines, find, screen } = await liveRelay(release, planner, builder);
     runner.start(GOAL);
     await eventually('the draft block on the planner screen', () => (screen('planner').includes('DRAFT STEP') && screen('planner').includes('reconsider') ? true : undefined), 30_000);
     runner.agents.planner.type('\x1b');
@@ -111,13 +118,14 @@ describe('relay on real Claude Code: the keyboard and the hook socket', () => {
   it('a permission prompt in the builder is reported as blocked, and the relay goes on once it is answered in the pane', async () => {
     const planner = await anthropic(handoff('Here is the step.', STEP_1), done);
     const builder = await anthropic({ text: 'I will run the tests.', toolUse: { name: 'Bash', input: { command: 'npm test' } } }, handoff('Done.', REPORT_1));
-    const { runner, lines, find, screen } = await liveRelay(planner, builder);
+    const { runner, lines, find, screen } = await liveRelay(release, planner, builder);
     runner.start(GOAL);
     const blocked = await find((l) => l.type === 'blocked', 'the builder blocked', 40_000);
-    expect(blocked).toMatchObject({ role: 'builder', detail: 'permission-prompt' });
-    expect(screen('builder')).toContain('Do you want to proceed?');
+    // 2.1.197 asks "Do you want to proceed? ❯ 1. Yes"; 2.1.332 (auto mode, whose server-side check this
+    // fake lacks) first says so in a dialog, then asks "❯ No / Yes".
+    expect(blocked).toMatchObject({ role: 'builder', detail: expect.stringMatching(/^(?:permission-prompt|dialog)$/) });
     expect(runner.state.phase).toBe('running');
-    runner.agents.builder.type('\r'); // "1. Yes" is selected
+    await answerPermission((keys) => runner.agents.builder.type(keys), () => screen('builder'));
     await find((l) => l.type === 'unblocked', 'the builder unblocked');
     const final = await settled(runner);
     expect(final.phase).toBe('done');
@@ -129,7 +137,7 @@ describe('relay on real Claude Code: the keyboard and the hook socket', () => {
   it('a forged hook message (wrong token) is refused and journaled; the relay is not disturbed', async () => {
     const planner = await anthropic({ ...handoff('Here is the step.', STEP_1), holdMs: 1500 }, done);
     const builder = await anthropic(handoff('Done.', REPORT_1));
-    const { runner, lines, find } = await liveRelay(planner, builder);
+    const { runner, lines, find } = await liveRelay(release, planner, builder);
     const socketPath = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).hook_socket!;
     runner.start(GOAL);
     await find((l) => l.type === 'delivered', 'the goal delivered');

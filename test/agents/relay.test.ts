@@ -1,6 +1,7 @@
 /**
- * The relay on the real agent CLIs (Claude Code 2.1.197, Codex 0.171.0), offline against the fake
- * model servers: what each agent received, byte for byte, and how each run ends.
+ * The relay on the real agent CLIs, offline against the fake model servers, on the oldest and the
+ * newest release of each CLI relevo is tested with (package.json devDependencies): what each
+ * agent's model received, byte for byte, and how each run ends.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,19 +9,46 @@ import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
-import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
+import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
 import { reapLeftovers, recorded, recorderScript } from './drive.js';
-import { CLAUDE_BIN, CODEX_BIN, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
+import { CANARY, claudeBin, cliVersion, codexBin, codexNoDaemon, createClaudeHome, createCodexHome, makeTempDir, RELEASES, type Release } from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\n  - cover the empty page\nVerify: npm test';
-const STEP_2 = 'Step 2: implement the page and limit parameters\nVerify: npm test';
+const STEP_2 = [
+  '## Step 2: implement `page` and `limit`',
+  '',
+  `**Context:** ${'the handler in `src/users.ts` returns every row at once, which is slow for large tables; '.repeat(3).trim()}`,
+  '- `limit` defaults to **20**, capped at 100',
+  '    - four spaces in: keep the public API unchanged',
+  '1. make the failing tests pass',
+  '```ts',
+  "const page = Number(req.query.page ?? '1');",
+  '```',
+  'Verify: npm test',
+].join('\n');
 const REPORT_1 = 'Round 1 report\nDid: added test/users.test.ts\nTests: 2 failed (expected)\nDoubts: none';
-const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\nTests: 14 passed\nDoubts: none';
+const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\n  - `limit` capped at 100\nTests: 14 passed\nDoubts: none';
 const SUMMARY = 'Pagination shipped in 2 rounds.';
 
-const handoff = (intro: string, body: string) => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
+// The same relay in Spanish: the goal, the steps and the reports.
+const OBJETIVO = 'Añadir paginación a /users con tests';
+const PASO_1 = 'Paso 1: escribir los tests que fallan para GET /users?page=2\n  - cubrir la página vacía\nVerificar: npm test';
+const PASO_2 = [
+  '## Paso 2: implementar `page` y `limit`',
+  '',
+  `**Contexto:** ${'el manejador de `src/users.ts` devuelve todas las filas de una vez, lento en tablas grandes; '.repeat(3).trim()}`,
+  '- `limit` vale **20** por defecto, máximo 100',
+  '    - cuatro espacios: la API pública no cambia',
+  'Verificar: npm test',
+].join('\n');
+const INFORME_1 = 'Informe de la ronda 1\nHecho: añadí test/users.test.ts\nTests: 2 fallan (esperado)\nDudas: ninguna';
+const INFORME_2 = 'Informe de la ronda 2\nHecho: src/users.ts acepta page y limit\n  - `limit` con tope 100\nTests: 14 pasan\nDudas: ninguna';
+const RESUMEN = 'Paginación lista en 2 rondas.';
+
+const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
+const done = (summary: string): ScriptedReply => ({ text: `Both steps are done.\n\n<done>\n${summary}\n</done>` });
 const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
   lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
@@ -32,44 +60,142 @@ afterEach(async () => {
   undo = [];
 });
 
-async function anthropic(...replies: { text: string }[]): Promise<FakeAnthropic> {
+async function anthropic(...replies: ScriptedReply[]): Promise<FakeAnthropic> {
   const server = await startFakeAnthropic({ replies });
   undo.push(() => server.close());
   return server;
 }
 
-async function openai(...replies: { text: string }[]): Promise<FakeOpenAI> {
+async function openai(...replies: ScriptedReply[]): Promise<FakeOpenAI> {
   const server = await startFakeOpenAI({ replies });
   undo.push(() => server.close());
   return server;
 }
 
-/** The planner's script for two rounds, then <done>. */
-const plannerScript = () => [
-  handoff('I will split this in two steps.', STEP_1),
-  handoff('Good. Next step.', STEP_2),
-  { text: `Both steps are done.\n\n<done>\n${SUMMARY}\n</done>` },
-];
+type Agent = 'claude' | 'codex';
+type Server = FakeAnthropic | FakeOpenAI;
+type Script = { goal: string; steps: [string, string]; reports: [string, string]; summary: string; lang: 'en' | 'es' };
+const ENGLISH: Script = { goal: GOAL, steps: [STEP_1, STEP_2], reports: [REPORT_1, REPORT_2], summary: SUMMARY, lang: 'en' };
+const SPANISH: Script = { goal: OBJETIVO, steps: [PASO_1, PASO_2], reports: [INFORME_1, INFORME_2], summary: RESUMEN, lang: 'es' };
 
-function expectTwoRounds(result: { exitCode?: number; stderr: string; stdout: string }, planner: FakeAnthropic) {
-  expect(result.stderr).toBe('');
-  expect(result.exitCode).toBe(0);
-  expect(planner.userTexts()).toEqual([
-    `Goal: ${GOAL}`,
-    `[relevo ronda 1 · de builder]\n${REPORT_1}`,
-    `[relevo ronda 2 · de builder]\n${REPORT_2}`,
+/**
+ * Runs `relevo-tui --headless` with real agents sharing one project: Claude Code through `env
+ * ANTHROPIC_BASE_URL=…` (each its own fake server), Codex through its CODEX_HOME's provider.
+ */
+async function relay(pair: { planner: Agent; builder: Agent }, release: Release, script: Script, servers: { planner: Server; builder: Server }, args: readonly string[] = []) {
+  const cwd = makeTempDir('relevo-relay-cwd-');
+  // One HOME for both agents (a Claude home when there is a Claude Code); Codex gets its CODEX_HOME.
+  const claudeServer = pair.planner === 'claude' ? servers.planner : servers.builder;
+  const claude = createClaudeHome({ serverUrl: claudeServer.url, cwd, bin: claudeBin(release) });
+  undo.push(() => claude.cleanup(), leftovers(claude.home));
+  let env: Record<string, string> = claude.env;
+  const command = (agent: Agent, server: Server): string => {
+    if (agent === 'claude') return quote(['env', `ANTHROPIC_BASE_URL=${server.url}`, claude.bin]);
+    const codex = createCodexHome({ serverUrl: server.url, cwd, bin: codexBin(release) });
+    undo.push(() => codex.cleanup(), leftovers(codex.home));
+    env = { ...env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' };
+    return quote([codex.bin, ...codexNoDaemon(codex.bin)]);
+  };
+  const planner = command(pair.planner, servers.planner);
+  const builder = command(pair.builder, servers.builder);
+  const result = await relevo(['--headless', '--goal', script.goal, '--lang', script.lang, ...args, '--planner', planner, '--builder', builder], cwd, env);
+  return { result, lines: parseJournal(result.stdout), cwd };
+}
+
+/**
+ * What every relay must show: the run reaches `<done>` with its summary; each model's user texts
+ * are exactly the goal and the round-headed handoffs (header first, body byte for byte, nothing
+ * wrapped around them, nothing twice); each delivery journaled once.
+ */
+function expectExactRelay(
+  run: { result: { exitCode?: number; stderr: string }; lines: JournalLine[] },
+  servers: { planner: Server; builder: Server },
+  script: Script,
+) {
+  expect(run.result.stderr).toBe('');
+  expect(run.result.exitCode).toBe(0);
+  const goalLine = script.lang === 'es' ? `Objetivo: ${script.goal}` : `Goal: ${script.goal}`;
+  const toPlanner = servers.planner.userTexts();
+  const toBuilder = servers.builder.userTexts();
+  expect(toPlanner).toEqual([goalLine, `[relevo ronda 1 · de builder]\n${script.reports[0]}`, `[relevo ronda 2 · de builder]\n${script.reports[1]}`]);
+  expect(toBuilder).toEqual([`[relevo ronda 1 · de planner]\n${script.steps[0]}`, `[relevo ronda 2 · de planner]\n${script.steps[1]}`]);
+  // The first line each model reads is the goal or the round header, typed, not inside any wrapper.
+  expect([...toPlanner, ...toBuilder].map((t) => t.split('\n')[0])).toEqual([
+    goalLine,
+    '[relevo ronda 1 · de builder]',
+    '[relevo ronda 2 · de builder]',
+    '[relevo ronda 1 · de planner]',
+    '[relevo ronda 2 · de planner]',
   ]);
-  const lines = parseJournal(result.stdout);
-  expect(lines.at(-1)).toMatchObject({ type: 'done', summary: SUMMARY, rounds: 2 });
-  expect(of(lines, 'delivered').map((d) => [d.from, d.to, d.round])).toEqual([
+  expect(run.lines.at(-1)).toMatchObject({ type: 'done', summary: script.summary, rounds: 2 });
+  expect(of(run.lines, 'delivered').map((d) => [d.from, d.to, d.round])).toEqual([
     ['relevo', 'planner', 0],
     ['planner', 'builder', 1],
     ['builder', 'planner', 1],
     ['planner', 'builder', 2],
     ['builder', 'planner', 2],
   ]);
-  return lines;
+  if (!CANARY) expect(of(run.lines, 'agent_untested')).toEqual([]);
 }
+
+const plannerScript = (s: Script) => [handoff('I will split this in two steps.', s.steps[0]), handoff('Good. Next step.', s.steps[1]), done(s.summary)];
+const builderScript = (s: Script) => [handoff('Done.', s.reports[0]), handoff('Done.', s.reports[1])];
+
+describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
+  it('Claude → Claude (English): exact handoffs both ways under round headers, two rounds, <done>; the user’s own Stop hook still fires', async () => {
+    const servers = { planner: await anthropic(...plannerScript(ENGLISH)), builder: await anthropic(...builderScript(ENGLISH)) };
+    const run = await relay({ planner: 'claude', builder: 'claude' }, release, ENGLISH, servers);
+    expectExactRelay(run, servers, ENGLISH);
+    expect(servers.planner.systemTexts()[0]).toContain('# relevo: planner');
+    expect(servers.builder.systemTexts()[0]).toContain('# relevo: builder');
+    expect(of(run.lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('hook'));
+    expect(run.lines[0]).toMatchObject({ type: 'run_started', planner: { profile: 'claude' }, builder: { profile: 'claude' } });
+    expect(onlyRunJournal(join(run.cwd, '.relevo')).lines).toEqual(run.lines);
+  });
+
+  it('Claude planner → Codex builder (Spanish): the same exact handoffs, <done>', async () => {
+    const servers = { planner: await anthropic(...plannerScript(SPANISH)), builder: await openai(...builderScript(SPANISH)) };
+    const run = await relay({ planner: 'claude', builder: 'codex' }, release, SPANISH, servers);
+    expectExactRelay(run, servers, SPANISH);
+    expect(servers.builder.systemTexts()[0]).toContain('# relevo: builder'); // through -c developer_instructions
+    expect(run.lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'codex' } });
+    expect(of(run.lines, 'turn_ended').filter((t) => t.role === 'builder').map((t) => t.source)).toEqual(['hook', 'hook']);
+  });
+
+  it('Codex planner → Claude builder (English): the same exact handoffs, <done>', async () => {
+    const servers = { planner: await openai(...plannerScript(ENGLISH)), builder: await anthropic(...builderScript(ENGLISH)) };
+    const run = await relay({ planner: 'codex', builder: 'claude' }, release, ENGLISH, servers);
+    expectExactRelay(run, servers, ENGLISH);
+    expect(servers.planner.systemTexts()[0]).toContain('# relevo: planner');
+    expect(run.lines[0]).toMatchObject({ type: 'run_started', planner: { profile: 'codex' }, builder: { profile: 'claude' } });
+  });
+});
+
+describe('relay on the real CLIs: the journal names each CLI’s release', () => {
+  it('run_started records what `--version` said; a CLI outside the tested range is journaled once, and the run goes on', async () => {
+    const planner = await anthropic(handoff('Plan.', STEP_1), done(SUMMARY));
+    const builder = await anthropic(handoff('Done.', REPORT_1));
+    // A profile that was "tested" with other releases only: the newest Claude Code is then newer than its range.
+    const profile = join(makeTempDir('relevo-profiles-'), 'claude-old-range.toml');
+    writeFileSync(profile, readFileSync(new URL('../../profiles/claude.toml', import.meta.url), 'utf8').replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
+    const cwd = makeTempDir('relevo-relay-cwd-');
+    const home = createClaudeHome({ serverUrl: planner.url, cwd });
+    undo.push(() => home.cleanup(), leftovers(home.home));
+    const result = await relevo(
+      ['--headless', '--goal', GOAL, '--planner', quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]), '--builder', quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]), '--builder-profile', profile],
+      cwd,
+      home.env,
+    );
+    expect(result.exitCode).toBe(0);
+    const lines = parseJournal(result.stdout);
+    const version = cliVersion(home.bin);
+    expect(lines[0]).toMatchObject({ type: 'run_started', planner: { cli_version: version }, builder: { cli_version: version } });
+    expect(of(lines, 'agent_untested')).toEqual([
+      expect.objectContaining({ role: 'builder', profile: 'claude', verdict: 'newer', cli_version: version, tested: '2.1.100 – 2.1.150' }),
+    ]);
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`]);
+  });
+});
 
 /** A shipped profile with some of its sections cut, as a file for `--X-profile`. */
 function profileWithout(name: string, sections: readonly ('hook' | 'transcript')[]): string {
@@ -80,7 +206,7 @@ function profileWithout(name: string, sections: readonly ('hook' | 'transcript')
   return file;
 }
 
-/** Runs `relevo-tui --headless` with a real Claude Code planner and a real Codex builder sharing one project. */
+/** Runs `relevo-tui --headless` with a real Claude Code planner and a real Codex builder sharing one project (newest releases). */
 async function claudeToCodex(planner: FakeAnthropic, builder: FakeOpenAI, args: readonly string[], profiles: { planner?: string; builder?: string } = {}) {
   const cwd = makeTempDir('relevo-relay-cwd-');
   const claude = createClaudeHome({ serverUrl: planner.url, cwd });
@@ -93,10 +219,10 @@ async function claudeToCodex(planner: FakeAnthropic, builder: FakeOpenAI, args: 
       GOAL,
       ...args,
       '--planner',
-      quote([CLAUDE_BIN]),
+      quote([claude.bin]),
       ...(profiles.planner ? ['--planner-profile', profiles.planner] : []),
       '--builder',
-      quote([CODEX_BIN, '--no-daemon']),
+      quote([codex.bin, ...codexNoDaemon(codex.bin)]),
       ...(profiles.builder ? ['--builder-profile', profiles.builder] : []),
     ],
     cwd,
@@ -104,53 +230,28 @@ async function claudeToCodex(planner: FakeAnthropic, builder: FakeOpenAI, args: 
   );
 }
 
-describe('relay on the real CLIs', () => {
-  it('Claude → Claude: exact handoffs both ways under round headers, two rounds, <done>', async () => {
-    const planner = await anthropic(...plannerScript());
-    const builder = await anthropic(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
-    const home = createClaudeHome({ serverUrl: planner.url });
-    undo.push(() => home.cleanup(), leftovers(home.home));
-    // The user's own Stop hook, in their own settings: it must keep firing next to relevo's.
-    const userHooks = join(home.home, 'user-hooks');
-    const userHook = recorderScript(userHooks, 'user-stop', 'stdin');
-    mkdirSync(join(home.home, '.claude'), { recursive: true });
-    writeFileSync(join(home.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: userHook }] }] } }));
-    const result = await relevo(
-      [
-        '--headless',
-        '--goal',
-        GOAL,
-        '--lang',
-        'en',
-        '--planner',
-        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN]),
-        '--builder',
-        quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, CLAUDE_BIN]),
-      ],
-      home.cwd,
-      home.env,
-    );
-    const lines = expectTwoRounds(result, planner);
-    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
-    expect(planner.systemTexts()[0]).toContain('# relevo: planner');
-    expect(builder.systemTexts()[0]).toContain('# relevo: builder');
-    expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('hook'));
-    expect(lines[0]).toMatchObject({ type: 'run_started', planner: { profile: 'claude' }, builder: { profile: 'claude' } });
-    expect(onlyRunJournal(join(home.cwd, '.relevo')).lines).toEqual(lines);
-    expect(recorded(userHooks, 'user-stop').length).toBe(5); // every turn of both agents
-  });
+/** Two Claude Codes (newest) on their own fake servers, `relevo-tui --headless` with `args`. */
+async function claudeToClaude(planner: FakeAnthropic, builder: FakeAnthropic, args: readonly string[], prepare?: (home: string) => void) {
+  const home = createClaudeHome({ serverUrl: planner.url });
+  undo.push(() => home.cleanup(), leftovers(home.home));
+  prepare?.(home.home);
+  return relevo(
+    [
+      '--headless',
+      '--goal',
+      GOAL,
+      ...args,
+      '--planner',
+      quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]),
+      '--builder',
+      quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]),
+    ],
+    home.cwd,
+    home.env,
+  );
+}
 
-  it('Claude planner → Codex builder: the same exact handoffs, <done>', async () => {
-    const planner = await anthropic(...plannerScript());
-    const builder = await openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
-    const result = await claudeToCodex(planner, builder, ['--lang', 'en']);
-    const lines = expectTwoRounds(result, planner);
-    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
-    expect(builder.systemTexts()[0]).toContain('# relevo: builder'); // through -c developer_instructions
-    expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'codex' } });
-    expect(of(lines, 'turn_ended').filter((t) => t.role === 'builder').map((t) => t.source)).toEqual(['hook', 'hook']);
-  });
-
+describe('relay on the newest CLIs: long handoffs, file delivery, other reply sources', () => {
   /** 45 lines: markdown the CLIs would re-render (backticks, bold, lists, a blank line) and lines far wider than the pane. */
   const LONG_STEP = [
     '## Step 1: paginate `GET /users`',
@@ -170,50 +271,53 @@ describe('relay on the real CLIs', () => {
 
   it.each([80, 200])('a 45-line handoff with markdown and lines wider than a %i-column pane arrives byte-exact (hook source)', async (cols) => {
     expect(LONG_STEP.split('\n').length).toBeGreaterThanOrEqual(45);
-    const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
+    const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), done(SUMMARY));
     const builder = await anthropic(handoff('Done.', LONG_REPORT));
-    const home = createClaudeHome({ serverUrl: planner.url });
-    undo.push(() => home.cleanup(), leftovers(home.home));
-    const result = await relevo(
-      [
-        '--headless',
-        '--goal',
-        GOAL,
-        '--cols',
-        String(cols),
-        '--deliver',
-        'inline',
-        '--planner',
-        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, CLAUDE_BIN]),
-        '--builder',
-        quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, CLAUDE_BIN]),
-      ],
-      home.cwd,
-      home.env,
-    );
+    const result = await claudeToClaude(planner, builder, ['--cols', String(cols), '--deliver', 'inline']);
     expect(result.exitCode).toBe(0);
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${LONG_STEP}`]);
     expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${LONG_REPORT}`);
     expect(of(parseJournal(result.stdout), 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
   });
 
+  it('file delivery: the header, then one line naming HANDOFF.md, typed exactly; the agent is pointed at the exact body', async () => {
+    const planner = await anthropic(handoff('Plan.', STEP_2), done(SUMMARY));
+    const builder = await anthropic(handoff('Done.', REPORT_1));
+    // The user's own Stop hook, in their own settings: it keeps firing next to relevo's.
+    let userHooks = '';
+    const result = await claudeToClaude(planner, builder, ['--deliver', 'file', '--lang', 'en'], (home) => {
+      userHooks = join(home, 'user-hooks');
+      const hook = recorderScript(userHooks, 'user-stop', 'stdin');
+      mkdirSync(join(home, '.claude'), { recursive: true });
+      writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } }));
+    });
+    expect(result.exitCode).toBe(0);
+    const lines = parseJournal(result.stdout);
+    const runId = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).run_id;
+    const path = (lane: string) => `.relevo/runs/${runId}/${lane}/checkpoints/1/HANDOFF.md`;
+    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\nRead this handoff in full at ${path('planner')} and go on as usual.`]);
+    expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\nRead this handoff in full at ${path('builder')} and go on as usual.`);
+    expect(of(lines, 'delivered').filter((d) => d.kind === 'handoff').map((d) => d.via)).toEqual(['file', 'file']);
+    expect(recorded(userHooks, 'user-stop').length).toBe(3); // every turn of both agents
+  });
+
   it('without hooks, the reply comes from the transcripts (Claude projects, Codex rollout), still exact', async () => {
-    const planner = await anthropic(...plannerScript());
-    const builder = await openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2));
+    const planner = await anthropic(...plannerScript(ENGLISH));
+    const builder = await openai(...builderScript(ENGLISH));
     const result = await claudeToCodex(planner, builder, ['--lang', 'en'], {
       planner: profileWithout('claude', ['hook']),
       builder: profileWithout('codex', ['hook']),
     });
-    const lines = expectTwoRounds(result, planner);
+    const lines = parseJournal(result.stdout);
+    expectExactRelay({ result, lines }, { planner, builder }, ENGLISH);
     expect(lines[0]).not.toHaveProperty('hook_socket');
-    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${STEP_1}`, `[relevo ronda 2 · de planner]\n${STEP_2}`]);
     expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('transcript'));
   });
 
   it('from the screen alone (no hook, no transcript): a 60-line reply that scrolls past the pane arrives whole', async () => {
     // Lines narrower than the pane (the CLIs hard-wrap wider ones), no blank line inside the block.
     const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join('\n');
-    const planner = await anthropic(handoff('Here is the checklist.', longStep), { text: `Done.\n\n<done>\n${SUMMARY}\n</done>` });
+    const planner = await anthropic(handoff('Here is the checklist.', longStep), done(SUMMARY));
     const builder = await openai(handoff('Done.', REPORT_1));
     // Typed in full (not as a file, which a 61-line handoff would otherwise be): the screen is what is tested here.
     const result = await claudeToCodex(planner, builder, ['--rows', '30', '--deliver', 'inline'], {

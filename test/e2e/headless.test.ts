@@ -152,6 +152,48 @@ describe('headless relay: delivery, role prompts, other agents', () => {
     expect(readFileSync(builderLog, 'utf8').match(/# relevo: builder/g)).toHaveLength(1);
   });
 
+  it('types line by line when the profile says so (`deliver.paste = "lines"`): each agent still receives the exact text', async () => {
+    const dir = tempDir();
+    const profile = join(dir, 'sim-lines.toml');
+    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
+    writeFileSync(profile, sim.replace('id = "sim"', 'id = "sim-lines"').replace('retries = 2', 'retries = 2\npaste = "lines"\npaste_max = 16'));
+    const builderLog = join(dir, 'builder.jsonl');
+    const plannerLog = join(dir, 'planner.jsonl');
+    const { result, stdout, cwd } = await relay({
+      planner: ['--record', plannerLog],
+      builder: ['--record', builderLog],
+      args: ['--planner-profile', profile, '--builder-profile', profile],
+    });
+    expect(result.exitCode).toBe(0);
+    const delivered = of(stdout, 'delivered');
+    const run = onlyRunJournal(join(cwd, '.relevo')).runId;
+    // What each simulator received is what relevo checkpointed, header first, byte for byte.
+    const texts = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+    const step1 = readFileSync(join(cwd, '.relevo', 'runs', run, 'planner', 'checkpoints', '1', 'handoff.json'), 'utf8');
+    expect(texts(builderLog)[0]).toBe(`[relevo ronda 1 · de planner]\n${(JSON.parse(step1) as { body: string }).body}`);
+    expect(texts(plannerLog)[0]).toBe(`Goal: ${GOAL}`);
+    expect(delivered.map((d) => d.sha256)).toHaveLength(7);
+  });
+
+  it('journals an agent CLI outside its profile\'s tested range, or of unknown release, and goes on', async () => {
+    const dir = tempDir();
+    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
+    // The simulator runs under node, so `node --version` is what relevo reads: newer than 1.0.0.
+    const newer = join(dir, 'sim-newer.toml');
+    writeFileSync(newer, `${sim.replace('id = "sim"', 'id = "sim-newer"')}\n[versions]\ntested = ["0.9.0", "1.0.0"]\n`);
+    const unknown = join(dir, 'sim-unknown.toml');
+    writeFileSync(unknown, `${sim.replace('id = "sim"', 'id = "sim-unknown"')}\n[versions]\nargs = ["--no-such-flag"]\ntested = ["1.0.0"]\n`);
+    const { result, stdout } = await relay({ args: ['--planner-profile', newer, '--builder-profile', unknown] });
+    expect(result.exitCode).toBe(0);
+    expect(stdout[0]).toMatchObject({ type: 'run_started', planner: { profile: 'sim-newer', cli_version: process.versions.node } });
+    expect(stdout[0]).not.toHaveProperty('builder.cli_version');
+    expect(of(stdout, 'agent_untested')).toEqual([
+      expect.objectContaining({ role: 'planner', profile: 'sim-newer', verdict: 'newer', cli_version: process.versions.node, tested: '0.9.0 – 1.0.0' }),
+      expect.objectContaining({ role: 'builder', profile: 'sim-unknown', verdict: 'unknown', tested: '1.0.0', detail: expect.stringMatching(/--no-such-flag`: exit 9/) }),
+    ]);
+    expect(stdout.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
+  });
+
   it('drives an unknown CLI with the generic profile: a shell ends its turn at its prompt, no handoff pauses', async () => {
     const cwd = tempDir();
     const bash = await relevo(

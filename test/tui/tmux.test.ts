@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
@@ -138,6 +138,22 @@ describe('the TUI in tmux', () => {
     await until('memory: blocked', (s) => band(s).includes('memory: blocked'));
     const done = await until('done', (s) => / · done · memory: blocked$/.test(band(s)), 60_000);
     expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
+    await keys('C-]', 'q');
+    await until('the shell back', (s) => s.includes('exited with 0'));
+  }, 90_000);
+
+  it('says once, in a toast and in the band, that an agent CLI is outside its tested range; the relay goes on', async () => {
+    const cwd = tempDir();
+    // The simulator runs under node, so `node --version` is the release relevo reads: newer than 1.0.0.
+    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
+    const profile = join(cwd, 'sim-newer.toml');
+    writeFileSync(profile, `${sim.replace('id = "sim"', 'id = "sim-newer"')}\n[versions]\ntested = ["0.9.0", "1.0.0"]\n`);
+    await start(180, 50, ['--demo', '--builder-profile', profile], [], cwd);
+    const shown = await until('the warning toast', (s) => s.includes('untested: the builder runs sim-newer'));
+    expect(shown).toContain(`sim-newer ${process.versions.node}, newer than the tested 0.9.0 – 1.0.0`);
+    expect(band(shown)).toContain(`builder: sim-newer ${process.versions.node}?`);
+    const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
+    expect(done).not.toContain('untested: the builder'); // once: the toast went away
     await keys('C-]', 'q');
     await until('the shell back', (s) => s.includes('exited with 0'));
   }, 90_000);

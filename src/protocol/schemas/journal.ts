@@ -29,7 +29,13 @@ export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
 export const DELIVERY_MODES = ['inline', 'file'] as const;
 export const MEMORY_STATES = ['ready', 'blocked', 'stored', 'failed'] as const;
 /** An agent: its command and profile, and where it runs when relevo attached to it (`tmux %3`, `herdr w1:p2`). */
-const agentInfo = z.strictObject({ command: z.array(z.string()), profile: z.string(), pane: z.string().optional() });
+const agentInfo = z.strictObject({
+  command: z.array(z.string()),
+  profile: z.string(),
+  pane: z.string().optional(),
+  /** The CLI's release as it printed it (`claude --version`), when the profile knows how to ask. */
+  cli_version: z.string().max(64).optional(),
+});
 
 /** One line of `events.jsonl`, before the journal stamps it with `seq` and `ts`. */
 export const journalEntrySchema = z.discriminatedUnion('type', [
@@ -128,6 +134,17 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     detail: field.optional(),
     id: field.optional(),
     round: z.number().int().nonnegative().optional(),
+  }),
+  /** At start: an agent CLI outside the range its profile was tested with, or whose release relevo could not read. A warning: the run goes on. */
+  z.strictObject({
+    type: z.literal('agent_untested'),
+    role,
+    profile: field,
+    verdict: z.enum(['older', 'newer', 'unknown']),
+    cli_version: z.string().max(64).optional(),
+    /** The tested range, `2.1.197 – 2.1.332`. */
+    tested: field,
+    detail: field,
   }),
   z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
   z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { profileForVersion, ROLES, type HookKind, type Role, type TranscriptKind } from '../protocol/index.js';
+import { backendFor } from './backends.js';
+import { loadConfig } from './config.js';
+import { ConfigError } from './errors.js';
+import type { AgentSpec } from './launch.js';
+import { parseOptions, type Options } from './options.js';
+import { unwrapEnv } from './profiles.js';
+import { agentSpec } from './setup.js';
+import { claudeProjectDir } from './transcript.js';
+import { readCliVersion, type CliVersion } from './versions.js';
+
+type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
+
+/** What `doctor` found about one agent: lines to show, and the problems among them. */
+export type AgentReport = { readonly role: Role; readonly lines: readonly string[]; readonly problems: readonly string[] };
+
+const HOOKS: Record<HookKind, string> = {
+  'claude-stop': 'Stop hook (an extra --settings layer)',
+  'codex-notify': 'notify program (-c notify=…)',
+};
+
+function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string): string {
+  switch (kind) {
+    case 'claude-projects':
+      return claudeProjectDir(env, cwd);
+    case 'codex-rollout':
+      return join(env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex'), 'sessions');
+  }
+}
+
+const home = (env: NodeJS.ProcessEnv, path: string) => {
+  const h = env.HOME ?? homedir();
+  return path.startsWith(`${h}/`) ? `~${path.slice(h.length)}` : path;
+};
+
+function versionLine(cli: CliVersion | null): string {
+  if (cli === null) return 'not asked (the profile does not say how)';
+  if (cli.status === 'unknown') return `unknown: ${cli.detail} (tested: ${cli.range})`;
+  return cli.verdict === 'tested' ? `${cli.version}, inside the tested range ${cli.range}` : `${cli.version}, ${cli.verdict} than the tested ${cli.range}`;
+}
+
+/** Checks one agent as a run would start it: binary, release, profile, and where its replies would come from. */
+export async function checkAgent(role: Role, spec: AgentSpec, attached: boolean, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentReport> {
+  const data = spec.profile.data;
+  const problems: string[] = [];
+  const cli = await readCliVersion(spec, env);
+  const program = unwrapEnv(spec.argv)[0] ?? '';
+  const name = data.id;
+  if (name === 'generic') {
+    problems.push(`${role}: no profile knows ${program}: turn ends are guessed from a shell-like prompt and quiet; name one with --${role}-profile`);
+  }
+  if (cli?.status === 'unknown') problems.push(`${role}: cannot read ${name}'s version: ${cli.detail}`);
+  if (cli?.status === 'found' && cli.verdict !== 'tested') {
+    problems.push(`${role}: ${name} ${cli.version} is ${cli.verdict} than the tested ${cli.range}: relevo runs it with a warning; see "Agent versions" in the README`);
+  }
+  const deliver = profileForVersion(data, cli?.status === 'found' ? cli.version : null).deliver;
+  const typing = deliver.paste === 'lines' ? 'line by line (each line pasted, Ctrl-J between lines)' : 'one bracketed paste';
+
+  const hook = data.hook === undefined ? null : attached ? null : HOOKS[data.hook.kind];
+  const hookLine =
+    data.hook === undefined ? 'none in this profile' : hook === null ? 'not installed: relevo did not start this agent (attached pane)' : `${hook}`;
+  let transcriptLine = 'none in this profile';
+  if (data.transcript !== undefined) {
+    const dir = transcriptDir(data.transcript.kind, env, cwd);
+    transcriptLine = `${home(env, dir)}${existsSync(dir) ? '' : ' (not written yet: it appears once the agent has run here)'}`;
+  }
+  const screenLine = data.reply.hard_wrap ? 'always, lossy: the CLI hard-wraps long lines' : 'always';
+  if (hook === null && data.reply.hard_wrap) {
+    const fallback = data.transcript === undefined ? 'the screen, where long lines come back split' : 'its transcript, else the screen';
+    problems.push(`${role}: no end-of-turn hook (${hookLine}): replies come from ${fallback}`);
+  }
+  return {
+    role,
+    problems,
+    lines: [
+      `${role}  ${spec.argv.join(' ')}`,
+      `  binary    ${program}`,
+      `  version   ${versionLine(cli)}`,
+      `  profile   ${name} · typing: ${typing}`,
+      `  replies   hook: ${hookLine}`,
+      `            transcript: ${transcriptLine}`,
+      `            screen: ${screenLine}`,
+    ],
+  };
+}
+
+/** The agents a run with these options would start (or attach to), each or the reason it cannot. */
+async function agentsOf(options: Options, env: NodeJS.ProcessEnv): Promise<{ specs: Partial<Record<Role, AgentSpec>>; attached: boolean; problems: string[] }> {
+  const problems: string[] = [];
+  const attached = (options.backend.kind === 'tmux' || options.backend.kind === 'herdr') && options.backend.panes !== null;
+  if (attached) {
+    try {
+      const { agents } = await backendFor(options, env, () => ({ planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) }), () => 'relevo');
+      return { specs: agents, attached, problems };
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return { specs: {}, attached, problems: [`${error.where}: ${error.message}`] };
+    }
+  }
+  const specs: Partial<Record<Role, AgentSpec>> = {};
+  for (const role of ROLES) {
+    try {
+      specs[role] = agentSpec(role, options, env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(`${role}: ${error.message}`);
+    }
+  }
+  return { specs, attached, problems };
+}
+
+/**
+ * `relevo-tui doctor [options]`: for each agent the settings name (flags, or relevo.toml), the binary,
+ * its version against the profile's tested range, the profile, and the reply sources a run would
+ * have. Exit 0 when all is fine; 1 with one line per problem; 2 for bad usage.
+ */
+export async function runDoctor(args: readonly string[], env: NodeJS.ProcessEnv, io: Io, cwd = process.cwd()): Promise<number> {
+  let options: Options;
+  try {
+    options = parseOptions(args, env, (explicit) => loadConfig(explicit, cwd));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`relevo-tui doctor: ${error.toString()}\n`);
+    return 2;
+  }
+  const { specs, attached, problems } = await agentsOf(options, env);
+  const reports = await Promise.all(ROLES.flatMap((role) => (specs[role] ? [checkAgent(role, specs[role], attached, env, cwd)] : [])));
+  for (const report of reports) io.stdout.write(`${report.lines.join('\n')}\n\n`);
+  const all = [...problems, ...reports.flatMap((r) => r.problems)];
+  if (all.length === 0) {
+    io.stdout.write('all fine\n');
+    return 0;
+  }
+  io.stdout.write(`${all.length} problem${all.length === 1 ? '' : 's'}:\n${all.map((p) => `  ${p}\n`).join('')}`);
+  return 1;
+}

@@ -1,0 +1,98 @@
+/**
+ * `relevo-tui doctor` as a user runs it, on the real agent CLIs of devDependencies: what it finds
+ * about each agent the settings name, and its exit code.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { quote } from 'shell-quote';
+import { describe, expect, it } from 'vitest';
+import { claudeBin, cliVersion, codexBin } from '../agents/homes.js';
+import { relevo, tempDir } from '../helpers/cli.js';
+
+const CLAUDE = claudeBin('newest');
+const CODEX = codexBin('oldest');
+
+/** A shipped profile with `edit` applied, as a .toml file for `--X-profile`. */
+function profileFile(dir: string, name: string, edit: (text: string) => string): string {
+  const file = join(dir, `${name}-edited.toml`);
+  writeFileSync(file, edit(readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8')));
+  return file;
+}
+
+const doctor = (args: string[], cwd = tempDir()) => relevo(['doctor', ...args], cwd, { HOME: cwd, PATH: process.env['PATH'] ?? '' });
+
+describe('relevo-tui doctor', () => {
+  it('finds both agents, reads their versions inside the tested ranges, names the profiles and reply sources: all fine, exit 0', async () => {
+    const r = await doctor(['--planner', quote([CLAUDE]), '--builder', quote([CODEX])]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`planner  ${CLAUDE}\n  binary    ${CLAUDE}\n  version   ${cliVersion(CLAUDE)}, inside the tested range 2.1.197 – 2.1.332`);
+    expect(r.stdout).toContain('  profile   claude · typing: line by line (each line pasted, Ctrl-J between lines)');
+    expect(r.stdout).toContain('  replies   hook: Stop hook (an extra --settings layer)');
+    expect(r.stdout).toContain(`  version   ${cliVersion(CODEX)}, inside the tested range 0.156.0 – 0.171.0`);
+    expect(r.stdout).toContain('  profile   codex · typing: one bracketed paste');
+    expect(r.stdout).toContain('  replies   hook: notify program (-c notify=…)');
+    expect(r.stdout).toContain('            transcript: ~/.codex/sessions (not written yet');
+    expect(r.stdout.trimEnd().endsWith('all fine')).toBe(true);
+  });
+
+  it('the older Claude Code is typed with one paste (it never wraps pastes)', async () => {
+    const r = await doctor(['--planner', quote([claudeBin('oldest')]), '--builder', quote([CLAUDE])]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/version {3}2\.1\.197, inside the tested range 2\.1\.197 – 2\.1\.332\n {2}profile {3}claude · typing: one bracketed paste/);
+  });
+
+  it('takes the agents from relevo.toml, like a run', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'relevo.toml'), `planner = ${JSON.stringify(quote([CLAUDE]))}\nbuilder = ${JSON.stringify(quote([CODEX]))}\n`);
+    const r = await doctor([], cwd);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`planner  ${CLAUDE}`);
+    expect(r.stdout).toContain(`builder  ${CODEX}`);
+  });
+
+  it('one line per problem, exit 1: a missing binary, a version outside the tested range, no end-of-turn hook', async () => {
+    const dir = tempDir();
+    const narrow = profileFile(dir, 'claude', (t) => t.replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
+    const noHook = profileFile(dir, 'codex', (t) => t.replace(/\n\[hook\]\n(?:[a-z_]+ = .*\n)+/, '\n'));
+    const r = await doctor(['--planner', quote([CLAUDE]), '--planner-profile', narrow, '--builder', quote([CODEX]), '--builder-profile', noHook], dir);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain(`  version   ${cliVersion(CLAUDE)}, newer than the tested 2.1.100 – 2.1.150`);
+    expect(r.stdout).toContain('  replies   hook: none in this profile');
+    const problems = r.stdout.slice(r.stdout.indexOf('2 problems:')).trimEnd().split('\n');
+    expect(problems).toEqual([
+      '2 problems:',
+      `  planner: claude ${cliVersion(CLAUDE)} is newer than the tested 2.1.100 – 2.1.150: relevo runs it with a warning; see "Agent versions" in the README`,
+      '  builder: no end-of-turn hook (none in this profile): replies come from its transcript, else the screen',
+    ]);
+
+    const missing = await doctor(['--planner', 'claude-not-installed', '--builder', quote([CODEX])]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout).not.toContain('planner  ');
+    expect(missing.stdout).toContain(`builder  ${CODEX}`);
+    expect(missing.stdout.trimEnd().split('\n').slice(-2)).toEqual(['1 problem:', '  planner: command not found: claude-not-installed']);
+  });
+
+  it('a version it cannot read, and an agent no profile knows, are problems too', async () => {
+    const dir = tempDir();
+    const badArgs = profileFile(dir, 'claude', (t) => t.replace('args = ["--version"]', 'args = ["--no-such-flag"]'));
+    const r = await doctor(['--planner', quote([CLAUDE]), '--planner-profile', badArgs, '--builder', 'bash --norc'], dir);
+    expect(r.exitCode).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.at(-3)).toBe('2 problems:');
+    expect(lines.at(-2)).toMatch(/^ {2}planner: cannot read claude's version: `.*claude\.exe --no-such-flag`: exit \d+/);
+    expect(lines.at(-1)).toBe('  builder: no profile knows /usr/bin/bash: turn ends are guessed from a shell-like prompt and quiet; name one with --builder-profile');
+  });
+
+  it('the demo agents need nothing: exit 0', async () => {
+    const r = await doctor(['--demo']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('profile   sim · typing: one bracketed paste');
+  });
+
+  it('bad usage is one line on stderr, exit 2', async () => {
+    const r = await doctor(['--planner']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('relevo-tui doctor: --planner: needs a value');
+  });
+});
