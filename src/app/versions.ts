@@ -34,9 +34,11 @@ export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): P
   if (version !== null) return { status: 'found', version, verdict: versionVerdict(version, versions.tested), range };
   const why = result.timedOut
     ? `no answer in ${VERSION_TIMEOUT_MS / 1000} s`
-    : result.exitCode !== 0
-      ? `exit ${result.exitCode ?? result.signal ?? '?'}`
-      : 'no version number in its output';
+    : result.exitCode === undefined
+      ? `cannot run it (${result.code ?? result.signal ?? 'failed'})`
+      : result.exitCode !== 0
+        ? `exit ${result.exitCode}`
+        : 'no version number in its output';
   const said = output.trim().split('\n')[0]?.slice(0, 80);
   return { status: 'unknown', range, detail: `\`${[file, ...args].join(' ')}\`: ${why}${said ? ` (${said})` : ''}` };
 }
