@@ -121,30 +121,21 @@ export function claudeTitleWentBusyThenIdle(t: AgentTerminal, from: number): boo
 }
 
 /**
- * Answers Claude Code's permission dialogs the way a person approving the action would, whatever the
- * release: 2.1.332 in auto mode first says its check is unavailable (Enter stays in auto mode), then
- * asks "❯ No / Yes" (Down, Enter); 2.1.197 asks "❯ 1. Yes" (Enter).
+ * Approves Claude Code's permission prompt ("Do you want to proceed? ❯ 1. Yes") the way a person
+ * would. A prompt ignores keys for a moment after it opens (so a key meant for something else does
+ * not answer it): Enter goes a second after the prompt is seen.
  */
 export async function answerPermission(type: (keys: string) => void, screen: () => string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    // A dialog ignores keys for a moment after it opens (so a key meant for something else does not
-    // answer it): wait a little before each key, and press again if it is still there.
-    await sleep(1000);
-    const s = screen();
-    if (s.includes('Enter to stay in auto mode')) {
-      type('\r');
-    } else if (/^\s*❯ No$/m.test(s) && /^\s+Yes$/m.test(s)) {
-      type('\x1b[B');
-      await sleep(300);
-      type('\r');
-      return;
-    } else if (/^\s*❯ 1\. Yes/m.test(s)) {
+    if (/^\s*❯ 1\. Yes/m.test(screen())) {
+      await sleep(1000);
       type('\r');
       return;
     }
+    await sleep(100);
   }
-  throw new Error(`no permission question to answer; screen:\n${screen()}`);
+  throw new Error(`no permission prompt to answer; screen:\n${screen()}`);
 }
 
 /**

@@ -146,12 +146,15 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
         { text: 'Tests pass.\n\n<handoff>\ndone\n</handoff>' },
       ],
       env: { NPM_CONFIG_UPDATE_NOTIFIER: 'false' },
+      // Asked for each action, on every release (in auto mode, 2.1.3xx's default, what happens without
+      // the server-side safety check this fake lacks differs by release).
+      args: ['--permission-mode', 'default'],
     });
     writeFileSync(join(home.cwd, 'package.json'), JSON.stringify({ name: 'fake', version: '1.0.0', scripts: { test: 'echo fake tests passed' } }));
 
     await submit(term, 'run the tests', { agent: 'claude', started: newTurn(server) });
-    // 2.1.197 asks at once; 2.1.332 (auto mode, without the server-side check) first says it cannot check.
-    await term.waitForText(/Do you want to proceed\?|Auto mode can't check actions/, TURN_MS);
+    await term.waitForText('Do you want to proceed?', TURN_MS);
+    expect(term.screen()).toMatch(/^ ❯ 1\. Yes$/m);
     // Beware: while it waits for permission the title shows the idle ✳ (and no Stop hook fires).
     await term.waitFor('the ✳ title during the permission prompt', () => term.title.startsWith('✳'), 3000);
     expect(term.lines().filter((l) => l.trim() !== '').slice(-2).join('\n')).toMatch(/Esc to cancel/);
