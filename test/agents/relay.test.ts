@@ -3,12 +3,13 @@
  * newest release of each CLI relevo is tested with (package.json devDependencies): what each
  * agent's model received, byte for byte, and how each run ends.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
+import { editedProfile, withoutSections } from '../helpers/profiles.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
 import { reapLeftovers, recorded, recorderScript } from './drive.js';
@@ -176,8 +177,7 @@ describe('relay on the real CLIs: the journal names each CLI’s release', () =>
     const planner = await anthropic(handoff('Plan.', STEP_1), done(SUMMARY));
     const builder = await anthropic(handoff('Done.', REPORT_1));
     // A profile that was "tested" with other releases only: the newest Claude Code is then newer than its range.
-    const profile = join(makeTempDir('relevo-profiles-'), 'claude-old-range.toml');
-    writeFileSync(profile, readFileSync(new URL('../../profiles/claude.toml', import.meta.url), 'utf8').replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
+    const profile = editedProfile('claude', (t) => t.replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
     const cwd = makeTempDir('relevo-relay-cwd-');
     const home = createClaudeHome({ serverUrl: planner.url, cwd });
     undo.push(() => home.cleanup(), leftovers(home.home));
@@ -198,13 +198,7 @@ describe('relay on the real CLIs: the journal names each CLI’s release', () =>
 });
 
 /** A shipped profile with some of its sections cut, as a file for `--X-profile`. */
-function profileWithout(name: string, sections: readonly ('hook' | 'transcript')[]): string {
-  let text = readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8');
-  for (const section of sections) text = text.replace(new RegExp(`\\n\\[${section}\\]\\n(?:[a-z_]+ = .*\\n)+`), '\n');
-  const file = join(makeTempDir('relevo-profiles-'), `${name}-without-${sections.join('-')}.toml`);
-  writeFileSync(file, text);
-  return file;
-}
+const profileWithout = (name: string, sections: readonly ('hook' | 'transcript')[]) => editedProfile(name, withoutSections(...sections));
 
 /** Runs `relevo-tui --headless` with a real Claude Code planner and a real Codex builder sharing one project (newest releases). */
 async function claudeToCodex(planner: FakeAnthropic, builder: FakeOpenAI, args: readonly string[], profiles: { planner?: string; builder?: string } = {}) {

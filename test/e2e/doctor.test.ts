@@ -2,22 +2,17 @@
  * `relevo-tui doctor` as a user runs it, on the real agent CLIs of devDependencies: what it finds
  * about each agent the settings name, and its exit code.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { claudeBin, cliVersion, codexBin } from '../agents/homes.js';
 import { relevo, tempDir } from '../helpers/cli.js';
+import { editedProfile, withoutSections } from '../helpers/profiles.js';
 
 const CLAUDE = claudeBin('newest');
 const CODEX = codexBin('oldest');
 
-/** A shipped profile with `edit` applied, as a .toml file for `--X-profile`. */
-function profileFile(dir: string, name: string, edit: (text: string) => string): string {
-  const file = join(dir, `${name}-edited.toml`);
-  writeFileSync(file, edit(readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8')));
-  return file;
-}
 
 const doctor = (args: string[], cwd = tempDir()) => relevo(['doctor', ...args], cwd, { HOME: cwd, PATH: process.env['PATH'] ?? '' });
 
@@ -53,8 +48,8 @@ describe('relevo-tui doctor', () => {
 
   it('one line per problem, exit 1: a missing binary, a version outside the tested range, no end-of-turn hook', async () => {
     const dir = tempDir();
-    const narrow = profileFile(dir, 'claude', (t) => t.replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
-    const noHook = profileFile(dir, 'codex', (t) => t.replace(/\n\[hook\]\n(?:[a-z_]+ = .*\n)+/, '\n'));
+    const narrow = editedProfile('claude', (t) => t.replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
+    const noHook = editedProfile('codex', withoutSections('hook'));
     const r = await doctor(['--planner', quote([CLAUDE]), '--planner-profile', narrow, '--builder', quote([CODEX]), '--builder-profile', noHook], dir);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain(`  version   ${cliVersion(CLAUDE)}, newer than the tested 2.1.100 – 2.1.150`);
@@ -75,7 +70,7 @@ describe('relevo-tui doctor', () => {
 
   it('a version it cannot read, and an agent no profile knows, are problems too', async () => {
     const dir = tempDir();
-    const badArgs = profileFile(dir, 'claude', (t) => t.replace('args = ["--version"]', 'args = ["--no-such-flag"]'));
+    const badArgs = editedProfile('claude', (t) => t.replace('args = ["--version"]', 'args = ["--no-such-flag"]'));
     const r = await doctor(['--planner', quote([CLAUDE]), '--planner-profile', badArgs, '--builder', 'bash --norc'], dir);
     expect(r.exitCode).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');

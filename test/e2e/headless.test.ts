@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, parseJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { appended, editedProfile } from '../helpers/profiles.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
@@ -134,9 +135,7 @@ describe('headless relay: delivery, role prompts, other agents', () => {
   it('puts the role prompt in the first message when the profile has no launch flag, and never reads it back as the reply', async () => {
     // The role prompts mention <handoff> … </handoff> and <done> … </done>: read from the echo, they would end the run at once.
     const dir = tempDir();
-    const profile = join(dir, 'sim-inline.toml');
-    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
-    writeFileSync(profile, sim.replace('role_prompt_args = ["--append-system-prompt", "{prompt}"]', '').replace('id = "sim"', 'id = "sim-inline"'));
+    const profile = editedProfile('sim', (t) => t.replace('role_prompt_args = ["--append-system-prompt", "{prompt}"]', ''), 'sim-inline');
     const plannerLog = join(dir, 'planner.jsonl');
     const builderLog = join(dir, 'builder.jsonl');
     const { result, stdout } = await relay({
@@ -154,9 +153,7 @@ describe('headless relay: delivery, role prompts, other agents', () => {
 
   it('types line by line when the profile says so (`deliver.paste = "lines"`): each agent still receives the exact text', async () => {
     const dir = tempDir();
-    const profile = join(dir, 'sim-lines.toml');
-    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
-    writeFileSync(profile, sim.replace('id = "sim"', 'id = "sim-lines"').replace('retries = 2', 'retries = 2\npaste = "lines"\npaste_max = 16'));
+    const profile = editedProfile('sim', (t) => t.replace('retries = 2', 'retries = 2\npaste = "lines"\npaste_max = 16'), 'sim-lines');
     const builderLog = join(dir, 'builder.jsonl');
     const plannerLog = join(dir, 'planner.jsonl');
     const { result, stdout, cwd } = await relay({
@@ -176,13 +173,9 @@ describe('headless relay: delivery, role prompts, other agents', () => {
   });
 
   it('journals an agent CLI outside its profile\'s tested range, or of unknown release, and goes on', async () => {
-    const dir = tempDir();
-    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
     // The simulator runs under node, so `node --version` is what relevo reads: newer than 1.0.0.
-    const newer = join(dir, 'sim-newer.toml');
-    writeFileSync(newer, `${sim.replace('id = "sim"', 'id = "sim-newer"')}\n[versions]\ntested = ["0.9.0", "1.0.0"]\n`);
-    const unknown = join(dir, 'sim-unknown.toml');
-    writeFileSync(unknown, `${sim.replace('id = "sim"', 'id = "sim-unknown"')}\n[versions]\nargs = ["--no-such-flag"]\ntested = ["1.0.0"]\n`);
+    const newer = editedProfile('sim', appended('[versions]\ntested = ["0.9.0", "1.0.0"]'), 'sim-newer');
+    const unknown = editedProfile('sim', appended('[versions]\nargs = ["--no-such-flag"]\ntested = ["1.0.0"]'), 'sim-unknown');
     const { result, stdout } = await relay({ args: ['--planner-profile', newer, '--builder-profile', unknown] });
     expect(result.exitCode).toBe(0);
     expect(stdout[0]).toMatchObject({ type: 'run_started', planner: { profile: 'sim-newer', cli_version: process.versions.node } });
@@ -259,12 +252,7 @@ describe('usage errors', () => {
 
 describe('hook channel', () => {
   /** The sim profile with Claude Code's Stop hook: relevo passes `--settings`, the sim runs the hook like Claude does. */
-  function hookedSimProfile(): string {
-    const file = join(tempDir(), 'sim-hook.toml');
-    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
-    writeFileSync(file, `${sim.replace('id = "sim"', 'id = "sim-hook"')}\n[hook]\nkind = "claude-stop"\n`);
-    return file;
-  }
+  const hookedSimProfile = (): string => editedProfile('sim', appended('[hook]\nkind = "claude-stop"'), 'sim-hook');
 
   it("takes each turn's reply from the agent's Stop hook, journaled as source hook", async () => {
     const profile = hookedSimProfile();

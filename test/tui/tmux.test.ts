@@ -5,10 +5,11 @@
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
+import { appended, editedProfile } from '../helpers/profiles.js';
 
 // A fresh tmux server for every test: a server being killed can still hold the previous name's
 // socket, and a new-session on it then fails with "server exited unexpectedly".
@@ -145,9 +146,7 @@ describe('the TUI in tmux', () => {
   it('says once, in a toast and in the band, that an agent CLI is outside its tested range; the relay goes on', async () => {
     const cwd = tempDir();
     // The simulator runs under node, so `node --version` is the release relevo reads: newer than 1.0.0.
-    const sim = readFileSync(new URL('../../profiles/sim.toml', import.meta.url), 'utf8');
-    const profile = join(cwd, 'sim-newer.toml');
-    writeFileSync(profile, `${sim.replace('id = "sim"', 'id = "sim-newer"')}\n[versions]\ntested = ["0.9.0", "1.0.0"]\n`);
+    const profile = editedProfile('sim', appended('[versions]\ntested = ["0.9.0", "1.0.0"]'), 'sim-newer');
     await start(180, 50, ['--demo', '--builder-profile', profile], [], cwd);
     const shown = await until('the warning toast', (s) => s.includes('untested: the builder runs sim-newer'));
     expect(shown).toContain(`sim-newer ${process.versions.node}, newer than the tested 0.9.0 – 1.0.0`);
