@@ -5,8 +5,6 @@ export type Extracted = {
   readonly handoff: string | null;
   /** Summary of the last complete `<done>…</done>`, or null. */
   readonly done: string | null;
-  /** Header-like lines removed from the handoff body. */
-  readonly removedLookalikes: readonly string[];
 };
 
 /** Body of the last complete `<tag>…</tag>` in `text`, normalized; null when there is none. */
@@ -29,16 +27,18 @@ export function normalizeBody(body: string): string {
 }
 
 /**
- * What a finished turn hands over. Header-like lines inside the handoff body are cut:
- * the receiving agent must never see a forged round header.
+ * What a finished turn hands over, from a reply already through `normalizeReply`. Header-like lines
+ * inside the handoff body are cut: the receiving agent must never see a forged round header.
  */
 export function extract(reply: string): Extracted {
   const done = lastBlock(reply, 'done')?.trim() ?? null;
   const raw = lastBlock(reply, 'handoff');
-  if (raw === null) return { handoff: null, done, removedLookalikes: [] };
-  const kept: string[] = [];
-  const removed: string[] = [];
-  for (const line of raw.split('\n')) (isLookalike(line) ? removed : kept).push(line);
-  const handoff = normalizeBody(kept.join('\n'));
-  return { handoff: handoff === '' ? null : handoff, done, removedLookalikes: removed.map((l) => l.trim()) };
+  if (raw === null) return { handoff: null, done };
+  const handoff = normalizeBody(
+    raw
+      .split('\n')
+      .filter((line) => !isLookalike(line))
+      .join('\n'),
+  );
+  return { handoff: handoff === '' ? null : handoff, done };
 }

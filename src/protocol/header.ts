@@ -1,4 +1,5 @@
 import type { Role } from './roles.js';
+import { readingForm } from './sanitize.js';
 
 /**
  * relevo 0.2.0's wire format: `[relevo ronda N · de planner]` (U+00B7, single spaces),
@@ -22,9 +23,12 @@ export function parseHeader(line: string): Header | null {
   return { round: Number(m[1]), from: m[2] as Role };
 }
 
-/** True when a line of an agent's own output looks like a relevo round header. */
+/**
+ * True when a line of an agent's own output looks like a relevo round header to a reader: read
+ * through its controls and escapes, NFKC (fullwidth brackets and letters) and invisible characters.
+ */
 export function isLookalike(line: string): boolean {
-  return LOOKALIKE_RE.test(line);
+  return LOOKALIKE_RE.test(line) || LOOKALIKE_RE.test(readingForm(line));
 }
 
 /** Lines of `text` that look like round headers, trimmed. */

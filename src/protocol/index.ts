@@ -1,7 +1,7 @@
 export { ROLES, LANGS, peerOf, type Role, type Lang } from './roles.js';
 export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } from './header.js';
 export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
-export { sanitizeForTyping } from './sanitize.js';
+export { sanitizeForTyping, normalizeReply, readingForm } from './sanitize.js';
 export { typingPlan, pieces, type Keystroke, type TypingShape } from './typing.js';
 export {
   parseVersion,
@@ -17,6 +17,7 @@ export {
 } from './versions.js';
 export { rolePrompt, goalMessage, relayMessage, relayFileMessage, staleNotice, resumeNotice } from './prompts.js';
 export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
+export { replyFromLog, logShowsInterruption, isEcho, type LoggedBlocks } from './logged.js';
 export {
   initialState,
   step,

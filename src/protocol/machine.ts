@@ -1,5 +1,6 @@
 import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
+import { normalizeReply } from './sanitize.js';
 import { goalMessage, relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice } from './prompts.js';
 import { bodySize, checkpointPath } from './schemas/checkpoint.js';
 import { peerOf, type Lang, type Role } from './roles.js';
@@ -202,8 +203,10 @@ function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEve
   if (!relayed) return { state, effects: [ended] };
 
   const effects: Effect[] = [ended];
-  for (const line of findLookalikes(e.reply)) effects.push(journal({ type: 'lookalike', role: e.role, line }));
-  const { handoff, done } = extract(e.reply);
+  // One reply whatever its source (hook, transcript, screen): normalised before anything reads it.
+  const reply = normalizeReply(e.reply);
+  for (const line of findLookalikes(reply)) effects.push(journal({ type: 'lookalike', role: e.role, line }));
+  const { handoff, done } = extract(reply);
 
   if (e.role === 'planner' && done !== null) {
     effects.push(journal({ type: 'done', summary: done, rounds: state.round }));

@@ -72,7 +72,8 @@ export function skipEcho(lines: readonly string[], layout: ReplyLayout, sent?: s
   return [...lines];
 }
 
-function stripGutter(lines: readonly string[], layout: ReplyLayout): string[] {
+/** The profile's drop patterns, reply gutter and indent undone, line by line. */
+export function stripGutter(lines: readonly string[], layout: ReplyLayout): string[] {
   const pad = ' '.repeat(layout.indent);
   const out: string[] = [];
   for (const line of lines) {
