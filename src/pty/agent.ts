@@ -4,6 +4,7 @@ import { deliver, type DeliveryResult, type DeliveryStage } from './deliver.js';
 import { Emitter } from './emitter.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
+import { withHistory } from './output-history.js';
 import type { Mark } from './screen.js';
 import { TurnTracker } from './turn.js';
 
@@ -46,6 +47,9 @@ export class AgentPane {
   #idleStart: Mark | null = null;
   #userTyped = false;
   #sent: string | undefined;
+  /** Output history offsets: where the turn began, and where the agent was last idle. */
+  #logFrom = 0;
+  #idleLogAt = 0;
 
   constructor(
     readonly role: Role,
@@ -120,8 +124,9 @@ export class AgentPane {
     return at < 0 ? this.pane.screen.cursorRow : at;
   }
 
-  #startTurn(sent: string | undefined, from: Mark): void {
+  #startTurn(sent: string | undefined, from: Mark, logFrom = this.pane.history?.offset ?? 0): void {
     this.#userTyped = false;
+    this.#logFrom = logFrom;
     this.#turnStart?.dispose();
     this.#turnStart = from;
     this.#sent = sent;
@@ -147,11 +152,12 @@ export class AgentPane {
       // Someone typed into the agent: watch that turn too, from where the screen was idle. (Busy with
       // nobody typing is the agent's start-up or housekeeping, not a turn.)
       if ((state === 'busy' || state === 'blocked') && this.#userTyped && this.#idleStart !== null) {
-        this.#startTurn(undefined, this.#idleStart);
+        this.#startTurn(undefined, this.#idleStart, this.#idleLogAt);
         this.#idleStart = null;
       } else if (state === 'idle') {
         this.#idleStart?.dispose();
         this.#idleStart = this.pane.screen.markRow(this.#chromeRow(snapshot.viewport));
+        this.#idleLogAt = this.pane.history?.offset ?? 0;
       }
     }
     const quiet = this.pane.quietFor();
@@ -181,7 +187,8 @@ export class AgentPane {
   #endTurn(): void {
     const from = this.#turnStart?.line ?? -1;
     const rows = this.pane.screen.rowsFrom(from < 0 ? 0 : from);
-    const { text, interrupted } = reconstructReply(rows, this.profile.layout, this.#sent);
+    const shown = reconstructReply(rows, this.profile.layout, this.#sent);
+    const { text, interrupted } = withHistory(shown, this.pane.history, this.#logFrom, this.profile.layout, this.#sent);
     this.#onTurnEnded.fire({ reply: text, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap });
   }
 

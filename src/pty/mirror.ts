@@ -2,6 +2,7 @@ import type { AgentState } from '../protocol/index.js';
 import { Emitter } from './emitter.js';
 import type { Pane, PaneExit } from './pane.js';
 import { Screen } from './screen.js';
+import { OutputHistory } from './output-history.js';
 
 /** One look at a pane that relevo does not own. */
 export type Capture = {
@@ -49,6 +50,7 @@ const FAST_FOR_MS = 3000;
 export class MirrorPane implements Pane {
   readonly owned = false;
   readonly screen: Screen;
+  readonly history = new OutputHistory();
   readonly #onUpdate = new Emitter<void>();
   readonly #onExit = new Emitter<PaneExit>();
   readonly onUpdate = this.#onUpdate.event;
@@ -195,7 +197,7 @@ export class MirrorPane implements Pane {
     this.#lines = c.lines;
     this.#title = c.title;
     data += `\x1b[0m\x1b[${c.cursor.y + 1};${c.cursor.x + 1}H`;
-    await this.screen.write(data);
+    await this.screen.write(this.history.write(data));
     this.#lastChangeAt = Date.now();
     this.#busyUntil = Date.now() + FAST_FOR_MS;
     this.#onUpdate.fire();

@@ -2,6 +2,7 @@ import pty from 'node-pty';
 import { Emitter, type Event } from './emitter.js';
 import type { AgentState } from '../protocol/index.js';
 import { Screen } from './screen.js';
+import { OutputHistory } from './output-history.js';
 
 export type PaneOptions = {
   readonly argv: readonly string[];
@@ -21,6 +22,8 @@ export type PaneExit = { readonly exitCode: number; readonly signal?: number };
 export interface Pane {
   /** The terminal's screen as relevo reads it (for an attached pane: a mirror of it). */
   readonly screen: Screen;
+  /** What the program printed, as sanitized text, fed with the same bytes as `screen`. */
+  readonly history?: OutputHistory;
   readonly onUpdate: Event<void>;
   readonly onExit: Event<PaneExit>;
   readonly exited: PaneExit | null;
@@ -52,6 +55,7 @@ export class LocalPane implements Pane {
   readonly owned = true;
   readonly cwd: string;
   readonly screen: Screen;
+  readonly history = new OutputHistory();
   readonly #pty: pty.IPty;
   readonly #onUpdate = new Emitter<void>();
   readonly #onExit = new Emitter<PaneExit>();
@@ -75,7 +79,8 @@ export class LocalPane implements Pane {
     });
     this.#pty.onData((data: string | Buffer) => {
       this.#lastChangeAt = Date.now();
-      void this.screen.write(typeof data === 'string' ? data : new Uint8Array(data)).then(() => this.#onUpdate.fire());
+      const text = this.history.write(typeof data === 'string' ? data : new Uint8Array(data));
+      void this.screen.write(text).then(() => this.#onUpdate.fire());
     });
     this.#pty.onExit(({ exitCode, signal }) => {
       // Let the last output reach the screen before telling anyone.

@@ -1,0 +1,167 @@
+/**
+ * A terminal output stream as plain text, fed in chunks as they come (an escape sequence may be split
+ * across chunks): escape sequences and control strings removed as `normalizeReply` removes them (a
+ * control string ends at BEL, ST, the next ESC or the line's end), CRs with or without an LF after them as one line break,
+ * other controls dropped. A sequence that moves the cursor to another row, clears the screen, sets a
+ * scroll region or switches screens ends the line, so redrawn text does not run into what came before.
+ */
+
+type State = 'ground' | 'esc' | 'escInter' | 'csi' | 'string' | 'stringEsc' | 'ss' | 'ssLow';
+
+/** Codes handled in ground: C0, DEL and C1 controls. */
+const SPECIAL = /[\x00-\x1f\x7f-\x9f]/g;
+/** CSI finals that leave the cursor on another row (CUU, CUD, CNL, CPL, CUP, HVP, VPA), ED, DECSTBM. */
+const ROW_FINALS = new Set(['A', 'B', 'E', 'F', 'H', 'f', 'd', 'J', 'r']);
+/** DEC private modes that switch to or from the alternate screen. */
+const ALT_SCREEN = /^\?(?:.*;)?(?:47|1047|1049)(?:;|$)/;
+/** Longest CSI parameter string kept (the rest of a longer one is read and ignored). */
+const MAX_PARAMS = 32;
+
+export class EscapeStripper {
+  #state: State = 'ground';
+  #params = '';
+  /** CRs were read: one line break, whether an LF follows them or not (CR CR LF is one break too). */
+  #cr = false;
+  /** Nothing but line breaks was emitted since the last line break. */
+  #lineStart = true;
+  /** Where, in the chunk being read, a control string was ended by a line end. */
+  #ends: number[] = [];
+  /** The last code unit read again ended a control string at a line end. */
+  #ended = false;
+
+  /**
+   * The text of `chunk`, given what came before it; and `chunk` for a terminal: the same, with an ST
+   * (ESC backslash) wherever a control string meets a line end, so no terminal swallows the lines after it.
+   */
+  feed(chunk: string): { readonly text: string; readonly screen: string } {
+    const out: string[] = [];
+    this.#ends = [];
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.#state === 'ground') {
+        SPECIAL.lastIndex = i;
+        const m = SPECIAL.exec(chunk);
+        const end = m ? m.index : chunk.length;
+        if (end > i) this.#text(out, chunk.slice(i, end));
+        if (!m) break;
+        const c = chunk.charCodeAt(end);
+        if (this.#cr && c !== 0x0d && c !== 0x0a) this.#lineBreak(out);
+        this.#ground(c, out);
+        i = end + 1;
+      } else if (this.#step(chunk.charCodeAt(i), out)) i++;
+      else if (this.#ended) this.#ends.push(i);
+    }
+    return { text: out.join(''), screen: this.#ends.length === 0 ? chunk : terminated(chunk, this.#ends) };
+  }
+
+  #text(out: string[], text: string): void {
+    if (this.#cr) this.#lineBreak(out);
+    out.push(text);
+    this.#lineStart = false;
+  }
+
+  #lineBreak(out: string[]): void {
+    out.push('\n');
+    this.#lineStart = true;
+    this.#cr = false;
+  }
+
+  /** Ends the current line, unless nothing is on it. */
+  #boundary(out: string[]): void {
+    if (this.#cr || !this.#lineStart) this.#lineBreak(out);
+  }
+
+  #ground(c: number, out: string[]): void {
+    if (c === 0x1b) this.#state = 'esc';
+    else if (c === 0x9b) this.#csi();
+    else if (c === 0x90 || c === 0x98 || (c >= 0x9d && c <= 0x9f)) this.#state = 'string';
+    else if (c === 0x0d) this.#cr = true;
+    else if (c === 0x0a) this.#lineBreak(out);
+    else if (c === 0x09) this.#text(out, '\t');
+  }
+
+  #csi(): void {
+    this.#state = 'csi';
+    this.#params = '';
+  }
+
+  /** One code unit outside ground; false when it ended the sequence without being part of it (read it again). */
+  #step(c: number, out: string[]): boolean {
+    this.#ended = false;
+    switch (this.#state) {
+      case 'esc':
+        return this.#esc(c, out);
+      case 'escInter':
+        if (c >= 0x20 && c <= 0x2f) return true;
+        this.#state = 'ground';
+        return c >= 0x30 && c <= 0x7e;
+      case 'csi':
+        return this.#csiByte(c, out);
+      case 'string':
+        if (c === 0x07 || c === 0x9c) this.#state = 'ground';
+        else if (c === 0x1b) this.#state = 'stringEsc';
+        else if (c === 0x0a || c === 0x0d) {
+          this.#state = 'ground';
+          this.#ended = true;
+          return false;
+        }
+        return true;
+      case 'stringEsc':
+        if (c === 0x5c) {
+          this.#state = 'ground';
+          return true;
+        }
+        this.#state = 'esc';
+        return false;
+      case 'ss':
+        if (c === 0x0a || c === 0x0d) {
+          this.#state = 'ground';
+          return false;
+        }
+        this.#state = c >= 0xd800 && c <= 0xdbff ? 'ssLow' : 'ground';
+        return true;
+      default:
+        // 'ssLow': the second half of the character SS2/SS3 took.
+        this.#state = 'ground';
+        return c >= 0xdc00 && c <= 0xdfff;
+    }
+  }
+
+  #esc(c: number, out: string[]): boolean {
+    const ch = String.fromCharCode(c);
+    if (c === 0x1b) return true;
+    this.#state = 'ground';
+    if (ch === '[') this.#csi();
+    else if (ch === ']' || ch === 'P' || ch === 'X' || ch === '^' || ch === '_') this.#state = 'string';
+    else if (ch === 'N' || ch === 'O') this.#state = 'ss';
+    else if (c >= 0x20 && c <= 0x2f) this.#state = 'escInter';
+    else if (ch === 'D' || ch === 'E' || ch === 'M' || ch === 'c') this.#boundary(out);
+    else if (c < 0x30 || c > 0x7e) return false;
+    return true;
+  }
+
+  #csiByte(c: number, out: string[]): boolean {
+    if (c >= 0x30 && c <= 0x3f) {
+      if (this.#params.length < MAX_PARAMS) this.#params += String.fromCharCode(c);
+      return true;
+    }
+    if (c >= 0x20 && c <= 0x2f) return true;
+    this.#state = 'ground';
+    if (c < 0x40 || c > 0x7e) return false;
+    const final = String.fromCharCode(c);
+    if (ROW_FINALS.has(final) || ((final === 'h' || final === 'l') && ALT_SCREEN.test(this.#params))) this.#boundary(out);
+    else if (final === 'C') this.#text(out, ' ');
+    return true;
+  }
+}
+
+/** `chunk` with an ST inserted before each of `at` (ascending). */
+function terminated(chunk: string, at: readonly number[]): string {
+  let out = '';
+  let from = 0;
+  for (const i of at) {
+    out += `${chunk.slice(from, i)}\x1b\\`;
+    from = i;
+  }
+  return out + chunk.slice(from);
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeReply, replyFromLog, type ReplyLayout } from '../../src/protocol/index.js';
+import { OutputHistory } from '../../src/pty/output-history.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const LAYOUT: ReplyLayout = { gutter: ['⏺ '], indent: 2, prompt: /^\$ ?$/u, chrome: [], drop: [] };
+
+/** Feeds `bytes` split at `every` bytes (so UTF-8 characters and escape sequences are cut). */
+function fed(text: string, every: number, history = new OutputHistory()): OutputHistory {
+  const bytes = enc(text);
+  for (let at = 0; at < bytes.length; at += every) history.write(bytes.slice(at, at + every));
+  return history;
+}
+
+describe('output history: what the program printed, as text', () => {
+  it('reads the same text however the bytes are split (UTF-8, CSI, OSC, CR LF across writes)', () => {
+    const text = 'añ ✅ 日本\r\n\x1b[1;31mred\x1b[0m \x1b]0;title\x07ok\r\r\nnext\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\r\n';
+    const whole = fed(text, 1 << 20).textSince(0);
+    expect(whole).toBe('añ ✅ 日本\nred ok\nnextlink\n');
+    for (let every = 1; every <= 7; every++) expect(fed(text, every).textSince(0), `every ${every}`).toBe(whole);
+    expect(normalizeReply(text)).toBe(whole);
+  });
+
+  it('never lets an unterminated control string or a C1 control swallow the next lines', () => {
+    const h = fed('<handoff>\r\nstep one\u0090 hidden\r\nstep two \x1b]0;no end\r\nstep three\r\n</handoff>\r\n', 3);
+    expect(h.textSince(0)).toBe('<handoff>\nstep one\nstep two \nstep three\n</handoff>\n');
+  });
+
+  it('ends a line where the cursor moves to another row, the screen is cleared or switched', () => {
+    const h = fed('one\x1b[2J\x1b[Htwo\x1b[?1049hthree\x1b[5;10rfour\x1b[3Afive\x1b[12;1Hsix\x1b[3Cseven', 2);
+    expect(h.textSince(0)).toBe('one\ntwo\nthree\nfour\nfive\nsix seven');
+  });
+
+  it('keeps the last complete blocks after any amount of later output, in bounded memory', () => {
+    const h = new OutputHistory({ window: 1000, block: 4000 });
+    h.write('<handoff>\r\nold\r\n</handoff>\r\n');
+    h.write(`<handoff>\r\n${'long line\r\n'.repeat(200)}</handoff>\r\n`); // longer than the window, kept whole
+    const noise = 'x'.repeat(99) + '\r\n';
+    for (let i = 0; i < 5000; i++) h.write(noise); // 500 KB
+    expect(h.size).toBeLessThan(12_000);
+    const { handoff, done } = h.blocksSince(0);
+    expect(done).toEqual([]);
+    expect(handoff.at(-1)).toBe(`<handoff>\n${'long line\n'.repeat(200)}</handoff>`);
+    expect(handoff[0]).toBe('<handoff>\nold\n</handoff>');
+    h.write('<done>\r\nall good\r\n</done>');
+    expect(h.blocksSince(0).done).toEqual(['<done>\nall good\n</done>']);
+  });
+
+  it('holds only the blocks that opened since an offset (the turn)', () => {
+    const h = fed('<handoff>\nprevious turn\n</handoff>\n', 4);
+    const from = h.offset;
+    expect(h.blocksSince(from)).toEqual({ handoff: [], done: [] });
+    h.write('<handoff>\nthis turn\n</handoff>');
+    expect(h.blocksSince(from).handoff).toEqual(['<handoff>\nthis turn\n</handoff>']);
+  });
+});
+
+describe('replyFromLog', () => {
+  it('takes the last block that is not the echo of what relevo typed, gutter and indent undone', () => {
+    const sent = 'Role: end with\n<handoff>\nyour next step\n</handoff>';
+    const blocks = { handoff: ['<handoff>\nmine\n</handoff>', '<handoff>\n  your next   step\n</handoff>'], done: [] };
+    expect(replyFromLog(blocks, LAYOUT, sent)).toBe('<handoff>\nmine\n</handoff>');
+    expect(replyFromLog({ handoff: ['<handoff>\n  your next step\n</handoff>'], done: [] }, LAYOUT, sent)).toBeNull();
+    expect(replyFromLog({ handoff: ['<handoff>\n⏺ a\n    b\n</handoff>'], done: ['<done>ok</done>'] }, LAYOUT)).toBe('<handoff>\na\n  b\n</handoff>\n<done>ok</done>');
+  });
+});
+
+describe('output history: what the Screen is fed', () => {
+  it('ends a control string at its line end, so the terminal shows the lines after it', () => {
+    const h = new OutputHistory();
+    expect(h.write('a\x1b]0;no end\r\nb\u0090dcs')).toBe('a\x1b]0;no end\x1b\\\r\nb\u0090dcs');
+    expect(h.write(enc('\nc\x1b]0;t\x07d'))).toBe('\x1b\\\nc\x1b]0;t\x07d');
+  });
+});
