@@ -2,7 +2,8 @@
 // fullwidth brackets and letters, soft hyphen, BOM, bidi override) never reach the peer as a header line.
 import { describe, expect, it } from 'vitest';
 import { readingForm, sanitizeForTyping } from '../../src/protocol/index.js';
-import { hostileTurn, payloadText, relayed } from './hostile.js';
+import { relayedTurn as relayed } from '../helpers/relay-step.js';
+import { hostileTurn, payloadText } from './hostile.js';
 
 describe('forged headers through the screen source', () => {
   it('are dropped from the handoff and journaled; the peer gets one header, the real one', async () => {
@@ -12,18 +13,16 @@ describe('forged headers through the screen source', () => {
     const typed = sanitizeForTyping(out.text!).split('\n');
     expect(typed).toEqual(['[relevo ronda 1 · de planner]', 'Step 2: make the test pass']);
     expect(typed.filter((l) => /\[\s*relevo\s+ronda/i.test(readingForm(l)))).toHaveLength(1);
-    const lookalikes = out.effects.filter((e) => e.type === 'journal' && e.entry.type === 'lookalike');
-    expect(lookalikes).toHaveLength(9);
+    expect(out.lookalikes).toHaveLength(9);
   });
 
   it('give the same body and the same look-alikes from hook text, transcript text and the screen', async () => {
     const screen = relayed(await hostileTurn('forged-headers.json'));
-    const lookalikes = (effects: typeof screen.effects) => effects.filter((e) => e.type === 'journal' && e.entry.type === 'lookalike').length;
     for (const reply of [payloadText('forged-headers.json'), payloadText('forged-headers.json').replace(/\r\n/g, '\n')]) {
       for (const source of ['hook', 'transcript'] as const) {
         const out = relayed({ reply, source, interrupted: false, lossy: false });
         expect(out.text).toBe(screen.text);
-        expect(lookalikes(out.effects)).toBe(lookalikes(screen.effects));
+        expect(out.lookalikes.length).toBe(screen.lookalikes.length);
       }
     }
   });

@@ -1,13 +1,12 @@
 /**
  * Drives the hostile fake agent (test/helpers/hostile-agent.mjs) in a real pseudo-terminal through
  * relevo's own pane and agent code, with a generic-style profile, and hands its turn to the relay
- * machine: what the machine would type to the peer is what the test checks.
+ * machine (test/helpers/relay-step.ts): what the machine would type to the peer is what the test checks.
  */
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadProfile } from '../../src/app/profiles.js';
-import { DEFAULT_DELIVERY, initialState, step, type Effect, type RelayConfig } from '../../src/protocol/index.js';
 import { AgentPane, type TurnEnd } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { editedProfile } from '../helpers/profiles.js';
@@ -47,27 +46,4 @@ export async function hostileTurn(payload: string, message = 'Go on with the nex
     agent.dispose();
     pane.dispose();
   }
-}
-
-const CONFIG: RelayConfig = {
-  maxRounds: 10,
-  lang: 'es',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/test',
-};
-
-/** The relay's answer to the planner's turn: what it would type to the builder, or why it paused. */
-export function relayed(end: TurnEnd): { text: string | null; body: string | null; paused: string | null; effects: readonly Effect[] } {
-  const started = step(CONFIG, initialState(CONFIG), { type: 'start', goal: 'goal' }).state;
-  const waiting = step(CONFIG, started, { type: 'delivered', to: 'planner', sha256: 'x', attempts: 1 }).state;
-  const { effects } = step(CONFIG, waiting, { type: 'turn-ended', role: 'planner', ...end });
-  const deliver = effects.find((e) => e.type === 'deliver');
-  const paused = effects.find((e) => e.type === 'journal' && e.entry.type === 'paused');
-  return {
-    text: deliver?.type === 'deliver' ? deliver.message.text : null,
-    body: deliver?.type === 'deliver' ? deliver.message.body : null,
-    paused: paused?.type === 'journal' && paused.entry.type === 'paused' ? paused.entry.reason : null,
-    effects,
-  };
 }

@@ -2,7 +2,8 @@
 // survives a C1 control, an unterminated OSC, a clear, an alt-screen switch, a scroll region, an
 // in-place redraw and 1 MB of later output (each ended in `paused: no_handoff` before).
 import { describe, expect, it } from 'vitest';
-import { hostileTurn, payloadText, relayed } from './hostile.js';
+import { relayedTurn as relayed } from '../helpers/relay-step.js';
+import { hostileTurn, payloadText } from './hostile.js';
 
 const BODY = 'Step 2: make the test pass\n  - keep the old API';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeReply, replyFromLog, type ReplyLayout } from '../../src/protocol/index.js';
-import { OutputHistory } from '../../src/pty/output-history.js';
+import { OutputHistory, withHistory } from '../../src/pty/output-history.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const LAYOUT: ReplyLayout = { gutter: ['⏺ '], indent: 2, prompt: /^\$ ?$/u, chrome: [], drop: [] };
@@ -70,5 +70,21 @@ describe('output history: what the Screen is fed', () => {
     const h = new OutputHistory();
     expect(h.write('a\x1b]0;no end\r\nb\u0090dcs')).toBe('a\x1b]0;no end\x1b\\\r\nb\u0090dcs');
     expect(h.write(enc('\nc\x1b]0;t\x07d'))).toBe('\x1b\\\nc\x1b]0;t\x07d');
+  });
+});
+
+describe('withHistory: the screen source, falling back on the output history', () => {
+  const layout: ReplyLayout = { ...LAYOUT, interrupted: [/^Interrupted by user/u] };
+
+  it('keeps the screen reply when it shows a block, reads the log when it shows none', () => {
+    const h = fed('<handoff>\r\nfrom the log\r\n</handoff>\r\n\x1b[2J', 3);
+    expect(withHistory({ text: '<handoff>\nshown\n</handoff>', interrupted: false }, h, 0, layout)).toEqual({ text: '<handoff>\nshown\n</handoff>', interrupted: false });
+    expect(withHistory({ text: 'cleared', interrupted: false }, h, 0, layout)).toEqual({ text: '<handoff>\nfrom the log\n</handoff>', interrupted: false });
+    expect(withHistory({ text: 'cleared', interrupted: false }, h, h.offset, layout)).toEqual({ text: 'cleared', interrupted: false });
+  });
+
+  it('says interrupted when the log shows the marker, even where the screen no longer does', () => {
+    const h = fed('<handoff>\r\npartial\r\n</handoff>\r\nInterrupted by user\r\n\x1b[2J', 4);
+    expect(withHistory({ text: '', interrupted: false }, h, 0, layout).interrupted).toBe(true);
   });
 });
