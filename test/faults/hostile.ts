@@ -11,11 +11,11 @@ import { AgentPane, type TurnEnd } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { editedProfile } from '../helpers/profiles.js';
 
-const AGENT = fileURLToPath(new URL('../helpers/hostile-agent.mjs', import.meta.url));
+export const AGENT = fileURLToPath(new URL('../helpers/hostile-agent.mjs', import.meta.url));
 export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/faults/${name}`, import.meta.url));
 
-/** The shipped generic profile, with a shorter quiet window and a prompt pattern without groups. */
-const PROFILE = editedProfile('generic', (t) =>
+/** The shipped generic profile, with a shorter quiet window and a prompt pattern without groups (a file). */
+export const PROFILE = editedProfile('generic', (t) =>
   t.replace('quiet_ms = 1500', 'quiet_ms = 500').replace(/\[reply\]\nprompt = '.*'/, () => "[reply]\nprompt = '^[\\w.@:~/ -]*[$#%>] ?$'"),
 );
 
