@@ -120,6 +120,8 @@ export class RelayRunner {
   #stopping = false;
   readonly store: CheckpointStore;
   readonly #writes: StateWrites;
+  /** A turn that ended before the ack of the handoff it answers was written. */
+  readonly #held = new Map<Role, RelayEvent>();
   readonly #loop: RelayLoop;
   /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
   #anchor: GitAnchor | null = null;
@@ -263,7 +265,10 @@ export class RelayRunner {
         .then(async (reply) => {
           this.#anchor = await anchor;
           failpoint('reply');
-          this.dispatch({ type: 'turn-ended', role, ...reply });
+          const ended = { type: 'turn-ended', role, ...reply } as const;
+          // The answer to a handoff whose ack failed waits for that ack (on resume).
+          if (this.#writes.awaitingAck(role)) this.#held.set(role, ended);
+          else this.dispatch(ended);
         })
         .catch(this.fault);
     });
@@ -422,6 +427,9 @@ export class RelayRunner {
       failpoint('ack');
     }
     this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts, ...(transferId ? { transferId } : {}) });
+    const held = this.#held.get(message.to);
+    this.#held.delete(message.to);
+    if (held) this.dispatch(held);
     if (checkpointed) this.#remember(roundMemory(this.options.runId, message.round, lane, message.to, message.body), message.round);
     failpoint('delivered');
   }

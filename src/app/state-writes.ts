@@ -15,8 +15,8 @@ const keyOf = (message: Outgoing) => `${message.from}/${message.seq ?? 0}`;
  */
 export class StateWrites {
   readonly #unsaved = new Map<string, Unsaved>();
-  /** Handoffs typed and confirmed, their ack not written: key → typing attempts. */
-  readonly #confirmed = new Map<string, number>();
+  /** Handoffs typed and confirmed, their ack not written: key → typing attempts and receiver. */
+  readonly #confirmed = new Map<string, { readonly attempts: number; readonly to: Role }>();
 
   constructor(
     readonly store: CheckpointStore,
@@ -78,12 +78,17 @@ export class StateWrites {
 
   /** The typing attempts of a handoff typed and confirmed before its ack failed, or null. */
   confirmed(message: Outgoing): number | null {
-    return this.#confirmed.get(keyOf(message)) ?? null;
+    return this.#confirmed.get(keyOf(message))?.attempts ?? null;
+  }
+
+  /** `role` was typed a handoff whose ack is not written yet: its turn answers that handoff. */
+  awaitingAck(role: Role): boolean {
+    return [...this.#confirmed.values()].some((c) => c.to === role);
   }
 
   /** `ack.json` for a confirmed handoff; until it is written the handoff is remembered as typed. */
   ack(message: Outgoing, attempts: number, stale: boolean): Acked {
-    this.#confirmed.set(keyOf(message), attempts);
+    this.#confirmed.set(keyOf(message), { attempts, to: message.to });
     const acked = stateWrite(() => this.store.ack(message.from as Role, message.seq!, message.to, stale));
     this.#confirmed.delete(keyOf(message));
     return acked;
