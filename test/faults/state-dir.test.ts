@@ -113,7 +113,16 @@ describe.concurrent('a state directory that cannot be written at start', () => {
   });
 });
 
-describe('an unforeseen error', () => {
+describe.concurrent('an unforeseen error', () => {
+  it('an exception thrown where nothing catches it (a turn-end listener): the last-resort guard pauses internal_error, exit 3, the agents stopped', async () => {
+    const { cwd, records, args } = setup();
+    const result = await relevo(args, cwd, { RELEVO_FAILPOINT: 'turn-end:2:throw' });
+    expect(result.exitCode).toBe(3);
+    expect(oneLine(result.stderr)).toMatch(/^relevo-tui: paused: internal_error: failpoint turn-end — journal: /);
+    expect(onlyRunJournal(join(cwd, '.relevo')).lines.at(-1)).toMatchObject({ type: 'paused', reason: 'internal_error' });
+    expect(processesMentioning(records)).toEqual([]);
+  });
+
   it('a throw while a reply is read: paused internal_error (journaled, one line, exit 3), the agents stopped', async () => {
     const { cwd, records, args } = setup();
     const result = await relevo(args, cwd, { RELEVO_FAILPOINT: 'read-reply:2:throw' });
