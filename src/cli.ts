@@ -5,6 +5,7 @@ import { loadConfig } from './app/config.js';
 import { parseOptions, USAGE } from './app/options.js';
 
 const EXIT_USAGE = 2;
+const EXIT_INTERNAL = 1;
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -51,6 +52,8 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
       io.stderr.write(`relevo-tui: ${error.toString()}\n`);
       return EXIT_USAGE;
     }
-    throw error;
+    // Never a stack trace: what failed, in one line.
+    io.stderr.write(`relevo-tui: internal error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n`);
+    return EXIT_INTERNAL;
   }
 }

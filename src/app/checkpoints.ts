@@ -21,18 +21,26 @@ import {
   type Outgoing,
   type Role,
 } from '../protocol/index.js';
+import { fsFault } from './fsfault.js';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** A checkpoint that cannot be written or read as the protocol demands. */
 export class CheckpointError extends Error {}
 
-/** Creates `path` with `text`, failing if it exists, and makes it durable. */
+/** Creates `path` with `text`, failing if it exists, and makes it durable; a write that fails (ENOSPC) leaves no file. */
 function createFile(path: string, text: string): void {
   const fd = openSync(path, 'wx', 0o644);
   try {
     writeSync(fd, text);
     fsyncSync(fd);
+  } catch (error) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // Left half-written: read as bad, never as an offer or ack.
+    }
+    throw error;
   } finally {
     closeSync(fd);
   }
@@ -89,8 +97,9 @@ export class CheckpointStore {
       message.body,
     );
     const parent = join(this.runDir, lane, 'checkpoints');
-    mkdirSync(parent, { recursive: true });
     const aside = join(parent, `.${message.seq}.${process.pid}.tmp`);
+    fsFault('checkpoint', aside, 'mkdir');
+    mkdirSync(parent, { recursive: true });
     rmSync(aside, { recursive: true, force: true });
     mkdirSync(aside);
     createFile(join(aside, 'handoff.json'), json);
@@ -155,6 +164,7 @@ export class CheckpointStore {
       round: checkpoint.round,
       created_at: new Date().toISOString(),
     });
+    fsFault('offer', join(this.dirOf(lane, seq), 'offer.json'), 'open');
     createFile(join(this.dirOf(lane, seq), 'offer.json'), `${JSON.stringify(fresh, null, 2)}\n`);
     return { offer: fresh, resend: false };
   }
@@ -188,6 +198,7 @@ export class CheckpointStore {
       stale,
     });
     try {
+      fsFault('ack', join(this.dirOf(lane, seq), 'ack.json'), 'open');
       createFile(join(this.dirOf(lane, seq), 'ack.json'), `${JSON.stringify(ack, null, 2)}\n`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { ok: false, detail: `already acknowledged: ${checkpointPath(lane, seq)}` };

@@ -1,5 +1,6 @@
 import type { Options } from './options.js';
 import { basename } from 'node:path';
+import { guardProcess } from './faults.js';
 import { goalOf, openRun } from './setup.js';
 
 export const EXIT_DONE = 0;
@@ -13,6 +14,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const { runner, journal, dir, unlock } = await openRun(options, version, env, { cols: options.cols, rows: options.rows }, (line) =>
     io.stdout.write(`${JSON.stringify(line)}\n`),
   );
+  const unguard = guardProcess(runner.fault);
   const interrupt = () => runner.dispatch({ type: 'pause' });
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
@@ -22,13 +24,18 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   await runner.stop();
+  unguard();
   journal.close();
   unlock();
   if (final.phase === 'done') return EXIT_DONE;
   const p = final.pause;
   const who = p?.role ? ` (${p.role})` : '';
   const detail = p?.detail ? `: ${p.detail}` : '';
-  const kept = final.pending ? `; round ${final.pending.round} for the ${final.pending.to} is kept` : '';
+  const kept = !final.pending
+    ? ''
+    : runner.pendingSaved
+      ? `; round ${final.pending.round} for the ${final.pending.to} is kept`
+      : `; round ${final.pending.round} for the ${final.pending.to} could not be checkpointed: --resume asks the ${final.pending.from} again`;
   io.stderr.write(
     `relevo-tui: paused: ${p?.reason ?? 'unknown'}${who}${detail}${kept} — journal: ${journal.path}; go on with: relevo-tui --resume ${basename(dir)}\n`,
   );

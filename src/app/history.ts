@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../protocol/index.js';
 import { CheckpointStore } from './checkpoints.js';
 import { ConfigError } from './errors.js';
+import { lockHolder } from './journal.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
@@ -106,16 +106,6 @@ export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], do
   return `${out.join('\n')}\n`;
 }
 
-const lockSchema = z.object({ pid: z.number().int().positive() });
-function lockAlive(runDir: string): boolean {
-  try {
-    process.kill(lockSchema.parse(JSON.parse(readFileSync(join(runDir, 'lock'), 'utf8'))).pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: JournalLine[] } {
   const dir = join(runsDir, id);
   let text: string;
@@ -126,7 +116,7 @@ function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: Jou
     return { summary: { id, started_at: null, goal: null, rounds: 0, max_rounds: null, state: 'unreadable', reason }, lines: [] };
   }
   const lines = parseJournalText(text);
-  return { summary: summarizeRun(id, lines, lockAlive(dir)), lines };
+  return { summary: summarizeRun(id, lines, lockHolder(dir) !== null), lines };
 }
 
 /** Run ids under `runsDir`, newest first (ids sort by time). */

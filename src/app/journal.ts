@@ -1,7 +1,9 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { journalEntrySchema, journalLineSchema, type JournalEntry, type JournalLine } from '../protocol/index.js';
 import { Emitter } from '../pty/emitter.js';
+import { stateWrite } from './faults.js';
+import { fsFault } from './fsfault.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -16,6 +18,7 @@ export function runIdFor(date: Date): string {
 /** Creates `<stateDir>/runs/<run-id>/`, exclusively: a second run in the same millisecond gets a suffix. */
 export function createRunDir(stateDir: string, now = new Date()): { runId: string; dir: string } {
   const runs = join(stateDir, 'runs');
+  fsFault('state-dir', runs, 'mkdir');
   mkdirSync(runs, { recursive: true });
   const base = runIdFor(now);
   for (let n = 0; ; n++) {
@@ -32,7 +35,8 @@ export function createRunDir(stateDir: string, now = new Date()): { runId: strin
 
 /**
  * `events.jsonl`: one validated JSON object per line, a monotonic `seq` and an ISO `ts`,
- * each append written and fsynced before it returns.
+ * each append written and fsynced before it returns. An append that fails (ENOSPC …) throws
+ * `StateUnwritable` and leaves the file as it was: the line is cut off again, its `seq` not used.
  */
 export class Journal {
   readonly path: string;
@@ -40,6 +44,10 @@ export class Journal {
   readonly #onAppend = new Emitter<JournalLine>();
   readonly onAppend = this.#onAppend.event;
   #seq = 0;
+  /** The file's length after the last whole line. */
+  #size: number;
+  /** A failed append could not be cut off: the next line starts on a new line. */
+  #torn = false;
 
   /** Appends to `<dir>/events.jsonl`; a resumed run's journal goes on after its last `seq`. */
   constructor(
@@ -48,14 +56,31 @@ export class Journal {
   ) {
     this.path = join(dir, 'events.jsonl');
     this.#fd = openSync(this.path, 'a', 0o644);
+    this.#size = fstatSync(this.#fd).size;
     this.#seq = lastSeq;
   }
 
   append(entry: JournalEntry): JournalLine {
     const checked = journalEntrySchema.parse(entry);
-    const line = { seq: ++this.#seq, ts: new Date().toISOString(), ...checked } as JournalLine;
-    writeSync(this.#fd, `${JSON.stringify(line)}\n`);
-    fsyncSync(this.#fd);
+    const line = { seq: this.#seq + 1, ts: new Date().toISOString(), ...checked } as JournalLine;
+    const text = `${this.#torn ? '\n' : ''}${JSON.stringify(line)}\n`;
+    try {
+      stateWrite(() => {
+        fsFault('journal', this.path, 'write');
+        writeSync(this.#fd, text);
+        fsyncSync(this.#fd);
+      });
+    } catch (error) {
+      try {
+        ftruncateSync(this.#fd, this.#size);
+      } catch {
+        this.#torn = true;
+      }
+      throw error;
+    }
+    this.#torn = false;
+    this.#size += Buffer.byteLength(text);
+    this.#seq = line.seq;
     this.#onAppend.fire(line);
     return line;
   }
@@ -94,8 +119,15 @@ export function lockRun(dir: string): () => void {
   const path = join(dir, 'lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
+      fsFault('lock', path, 'open');
       writeFileSync(path, `${JSON.stringify({ pid: process.pid, since: new Date().toISOString() })}\n`, { flag: 'wx' });
-      return () => rmSync(path, { force: true });
+      return () => {
+        try {
+          rmSync(path, { force: true });
+        } catch {
+          // A lock that cannot be removed (read-only state dir) names a dead process: the next run takes it over.
+        }
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = lockHolder(dir);
@@ -110,9 +142,18 @@ export function lockRun(dir: string): () => void {
 export function lockHolder(dir: string): number | null {
   try {
     const { pid } = JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')) as { pid: number };
-    process.kill(pid, 0);
-    return pid;
+    return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : null;
   } catch {
     return null;
+  }
+}
+
+/** Whether process `pid` exists: `kill(pid, 0)` succeeds, or fails with EPERM (alive, owned by another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DEFAULT_DELIVERY,
   initialState,
@@ -10,7 +9,6 @@ import {
   type DeliveryPolicy,
   type Effect,
   type GitAnchor,
-  type HookReport,
   type Lang,
   type Outgoing,
   type RelayConfig,
@@ -23,12 +21,15 @@ import { Emitter } from '../pty/emitter.js';
 import { LocalPane, type Pane } from '../pty/pane.js';
 import { CheckpointStore, sha256 } from './checkpoints.js';
 import { failpoint } from './failpoint.js';
+import { faultEvent } from './faults.js';
 import { gitAnchor } from './git.js';
 import { HookChannel } from './hook-channel.js';
 import { doneMemory, roundMemory, type Memory } from './memory.js';
 import type { Journal } from './journal.js';
-import { readTranscriptReply } from './transcript.js';
 import { launchFor, type AgentSpec } from './launch.js';
+import { RelayLoop } from './relay-loop.js';
+import { newSlot, readReply, type HookSlot } from './reply-reader.js';
+import { StateWrites } from './state-writes.js';
 import { untestedEntry } from './versions.js';
 
 export type RunnerOptions = {
@@ -87,11 +88,6 @@ export const localPanes: PaneOpener = {
 
 export type { AgentSpec } from './launch.js';
 
-const TRANSCRIPT_POLL_MS = 100;
-
-type HookSlot = { report: HookReport | null; arrived: Emitter<void>; since: number; sent: string | null; thread: string | null };
-const newSlot = (): HookSlot => ({ report: null, arrived: new Emitter(), since: 0, sent: null, thread: null });
-
 export { sha256 } from './checkpoints.js';
 
 type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath' | 'panes'>;
@@ -123,6 +119,10 @@ export class RelayRunner {
   #state: RelayState;
   #stopping = false;
   readonly store: CheckpointStore;
+  readonly #writes: StateWrites;
+  /** A turn that ended before the ack of the handoff it answers was written. */
+  readonly #held = new Map<Role, RelayEvent>();
+  readonly #loop: RelayLoop;
   /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
   #anchor: GitAnchor | null = null;
   /** mnemosyne stores still running: waited for on stop. */
@@ -150,7 +150,15 @@ export class RelayRunner {
       await channel?.close();
       throw error;
     }
-    return new RelayRunner(options, channel, panes);
+    try {
+      return new RelayRunner(options, channel, panes);
+    } catch (error) {
+      // The run could not be journaled: the agents just started are stopped again.
+      await Promise.all(ROLES.map((role) => panes[role].kill()));
+      for (const role of ROLES) panes[role].dispose();
+      await channel?.close();
+      throw error;
+    }
   }
 
   private constructor(
@@ -160,6 +168,8 @@ export class RelayRunner {
   ) {
     this.config = relayConfig(options);
     this.store = new CheckpointStore(options.runDir, options.runId);
+    this.#writes = new StateWrites(this.store, options.journal);
+    this.#loop = this.#relayLoop();
     const agentInfo = (role: Role) => {
       const { argv, profile, cli } = options.agents[role];
       return {
@@ -220,7 +230,13 @@ export class RelayRunner {
       slot.thread = report.thread ?? slot.thread;
       slot.arrived.fire();
     });
-    channel?.onRejected((reason) => options.journal.append({ type: 'hook_rejected', reason: reason.slice(0, 240) }));
+    channel?.onRejected((reason) => {
+      try {
+        options.journal.append({ type: 'hook_rejected', reason: reason.slice(0, 240) });
+      } catch (error) {
+        this.fault(error);
+      }
+    });
   }
 
   get state(): RelayState {
@@ -245,11 +261,16 @@ export class RelayRunner {
       failpoint('turn-end');
       // The workspace's anchor is taken while the reply is read (git status can be slow in a big repository).
       const anchor = gitAnchor(this.options.cwd);
-      void this.#readReply(role, end).then(async (reply) => {
-        this.#anchor = await anchor;
-        failpoint('reply');
-        this.dispatch({ type: 'turn-ended', role, ...reply });
-      });
+      this.#readReply(role, end)
+        .then(async (reply) => {
+          this.#anchor = await anchor;
+          failpoint('reply');
+          const ended = { type: 'turn-ended', role, ...reply } as const;
+          // The answer to a handoff whose ack failed waits for that ack (on resume).
+          if (this.#writes.awaitingAck(role)) this.#held.set(role, ended);
+          else this.dispatch(ended);
+        })
+        .catch(this.fault);
     });
     agent.onBlocked((detail) => {
       this.dispatch({ type: 'agent-blocked', role, detail });
@@ -291,12 +312,32 @@ export class RelayRunner {
     this.dispatch({ type: 'edit-pending', body });
   }
 
+  /** Hands an event to the relay; one raised while another is handled waits for it (run-to-completion). */
   dispatch(event: RelayEvent): void {
     if (this.#stopping) return;
-    const { state, effects } = step(this.config, this.#state, event);
-    this.#state = state;
-    for (const effect of effects) this.#perform(effect);
-    this.#onChange.fire(state);
+    this.#loop.push(event);
+  }
+
+  /** An error nobody foresaw (or a failed state write): the relay pauses with its reason; the agents keep running. */
+  readonly fault = (error: unknown): void => this.dispatch(faultEvent(error));
+
+  #relayLoop(): RelayLoop {
+    return new RelayLoop({
+      step: (event) => {
+        if (this.#stopping) return [];
+        const { state, effects } = step(this.config, this.#state, event);
+        this.#state = state;
+        return effects;
+      },
+      perform: (effect) => this.#perform(effect),
+      deferred: (effect) => this.#writes.defer(effect.message, this.#anchor, effect.supersedes),
+      settled: () => this.#onChange.fire(this.#state),
+    });
+  }
+
+  /** False while the pending handoff's checkpoint could not be written (it lives in memory only). */
+  get pendingSaved(): boolean {
+    return this.#writes.saved(this.#state.pending);
   }
 
   #perform(effect: Effect): void {
@@ -305,27 +346,13 @@ export class RelayRunner {
         this.options.journal.append(effect.entry);
         if (effect.entry.type === 'done') this.#remember(doneMemory(this.options.runId, effect.entry.summary));
         return;
-      case 'checkpoint': {
-        const m = effect.message;
-        const lane = m.from as Role;
-        const { checkpoint } = this.store.write(lane, m, this.#anchor, effect.supersedes);
-        failpoint('checkpoint');
-        this.options.journal.append({
-          type: 'checkpoint',
-          lane,
-          checkpoint_seq: checkpoint.seq,
-          round: checkpoint.round,
-          to: checkpoint.to,
-          sha256: checkpoint.sha256,
-          bytes: checkpoint.bytes,
-          lines: checkpoint.lines,
-          ...(checkpoint.supersedes !== undefined ? { supersedes: checkpoint.supersedes } : {}),
-        });
+      case 'checkpoint':
+        return this.#writes.checkpoint(effect.message, this.#anchor, effect.supersedes);
+      case 'deliver': {
+        const to = effect.message.to;
+        this.#deliver(effect.message).catch((error: unknown) => this.dispatch(faultEvent(error, to)));
         return;
       }
-      case 'deliver':
-        void this.#deliver(effect.message);
-        return;
     }
   }
 
@@ -333,59 +360,23 @@ export class RelayRunner {
   #remember(text: string, round?: number): void {
     const memory = this.options.memory;
     if (!memory || memory.status.state !== 'ready') return;
-    const write = memory.store(text).then((r) => {
-      if (this.#journalClosed) return;
-      const at = round !== undefined ? { round } : {};
-      this.options.journal.append(
-        r.ok ? { type: 'memory', state: 'stored', ...at, ...(r.id ? { id: r.id.slice(0, 240) } : {}) } : { type: 'memory', state: 'failed', ...at, detail: r.detail.slice(0, 240) },
-      );
-    });
+    const write = memory
+      .store(text)
+      .then((r) => {
+        if (this.#journalClosed) return;
+        const at = round !== undefined ? { round } : {};
+        this.options.journal.append(
+          r.ok ? { type: 'memory', state: 'stored', ...at, ...(r.id ? { id: r.id.slice(0, 240) } : {}) } : { type: 'memory', state: 'failed', ...at, detail: r.detail.slice(0, 240) },
+        );
+      })
+      .catch(this.fault);
     this.#memoryWrites.add(write);
     void write.finally(() => this.#memoryWrites.delete(write));
   }
 
-
-  /**
-   * The turn's reply from the most exact source: the agent's own end-of-turn hook (waited for a
-   * moment when the profile has one), then its transcript, then the screen. An interrupted turn
-   * stays as the screen saw it: its partial reply is never relayed.
-   */
-  async #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
-    const { hook, transcript } = this.agents[role].profile.data;
-    if (screen.interrupted) return screen;
-    const slot = this.#hooks[role];
-    if (hook !== undefined && this.channel !== null && slot.report === null) await this.#waitHook(role, hook.grace_ms);
-    const report = slot.report;
-    slot.report = null;
-    if (report?.text != null) return { reply: report.text, source: 'hook', interrupted: false, lossy: false };
-    if (transcript !== undefined) {
-      const cwd = this.agents[role].pane.cwd ?? this.options.cwd;
-      const query = { env: this.options.env, cwd, since: slot.since, path: report?.transcriptPath ?? null };
-      const deadline = Date.now() + transcript.wait_ms;
-      for (;;) {
-        const text = await readTranscriptReply(transcript.kind, query);
-        if (text !== null) return { reply: text, source: 'transcript', interrupted: false, lossy: false };
-        if (Date.now() >= deadline || this.#stopping) break;
-        await sleep(TRANSCRIPT_POLL_MS);
-      }
-    }
-    // A multiplexer that keeps the pane's output with wrapped lines joined (Herdr) beats the mirror.
-    const recent = await (this.agents[role].pane.readRecent?.() ?? null)?.catch(() => null);
-    const fromRecent = recent ? this.agents[role].replyFromRecent(recent) : null;
-    if (fromRecent !== null && !fromRecent.interrupted) return fromRecent;
-    return screen;
-  }
-
-  #waitHook(role: Role, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      const sub = this.#hooks[role].arrived.event(done);
-    });
+  #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
+    const { env, cwd } = this.options;
+    return readReply({ agent: this.agents[role], slot: this.#hooks[role], hooked: this.channel !== null, env, cwd, stopping: () => this.#stopping }, screen);
   }
 
   #readCheckpoint(lane: Role, seq: number): ReturnType<CheckpointStore['read']> | null {
@@ -399,18 +390,20 @@ export class RelayRunner {
   /**
    * Offer (a handoff's `offer.json`, reused when offered before), type, confirm, then ack: the
    * receiver owns the handoff only once `ack.json` exists. A refused ack pauses; the sender keeps it.
+   * A checkpoint not written before is written first; a handoff confirmed before its ack failed is not typed again.
    */
   async #deliver(message: Outgoing): Promise<void> {
     const lane = message.from as Role;
     const checkpointed = message.kind === 'handoff' && message.seq !== undefined;
     let transferId: string | undefined;
     if (checkpointed) {
+      this.#writes.ensure(message);
       // Never type a checkpoint whose body no longer matches its sha256.
       const found = this.#readCheckpoint(lane, message.seq!);
       if (found === null || !found.digestOk || found.body !== message.body) {
         return this.dispatch({ type: 'ack-refused', to: message.to, detail: `digest mismatch: ${lane}/checkpoints/${message.seq} changed after it was written` });
       }
-      const { offer, resend } = this.store.offer(lane, message.seq!);
+      const { offer, resend } = this.#writes.offer(lane, message.seq!);
       transferId = offer.transfer_id;
       this.options.journal.append({
         type: 'offered',
@@ -424,15 +417,19 @@ export class RelayRunner {
       failpoint('offer');
     }
     const stages = (stage: string) => failpoint(stage);
-    const result = await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs, stages);
+    const typed = checkpointed ? this.#writes.confirmed(message) : null;
+    const result = typed !== null ? { ok: true as const, attempts: typed } : await this.agents[message.to].deliver(message.text, this.options.readyTimeoutMs, stages);
     if (!result.ok) return this.dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
     failpoint('confirmed');
     if (checkpointed) {
-      const acked = this.store.ack(lane, message.seq!, message.to, this.#state.stale !== null);
+      const acked = this.#writes.ack(message, result.attempts, this.#state.stale !== null);
       if (!acked.ok) return this.dispatch({ type: 'ack-refused', to: message.to, detail: acked.detail });
       failpoint('ack');
     }
     this.dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts, ...(transferId ? { transferId } : {}) });
+    const held = this.#held.get(message.to);
+    this.#held.delete(message.to);
+    if (held) this.dispatch(held);
     if (checkpointed) this.#remember(roundMemory(this.options.runId, message.round, lane, message.to, message.body), message.round);
     failpoint('delivered');
   }

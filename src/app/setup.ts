@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import type { JournalLine, Role } from '../protocol/index.js';
 import { resolveProgram, splitCommand } from './command.js';
 import { ConfigError } from './errors.js';
+import { startError } from './faults.js';
 import { DEMO_GOAL, type Options } from './options.js';
 import { loadProfile, profileForCommand, shippedProfileNames } from './profiles.js';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { anchorMoved, inOrder, restoreState } from '../protocol/index.js';
 import { CheckpointStore } from './checkpoints.js';
@@ -75,27 +76,55 @@ export async function createRun(
   const backend = await backendFor(options, env, commanded, () => name);
   const { panes } = backend;
   const agents = await withCliVersions(backend.agents, env);
-  const { runId, dir } = createRunDir(resolve(cwd, options.stateDir));
+  const stateDir = resolve(cwd, options.stateDir);
+  const { runId, dir } = atStart(stateDir, () => createRunDir(stateDir));
   name = `relevo-${runId}`;
-  const unlock = lockRun(dir);
-  const journal = new Journal(dir);
-  if (onLine) journal.onAppend(onLine);
-  const runner = await RelayRunner.create({
-    ...runnerBasics(options, env, size),
-    runId,
-    version,
-    maxRounds: options.maxRounds,
-    lang: options.lang,
-    cwd,
-    agents,
-    journal,
-    runDir: dir,
-    runPath: reachable(cwd, dir),
-    memory: await memoryFor(options, env, cwd),
-    panes,
-    tmuxSocket: options.backend.kind === 'tmux' ? options.backend.socket : null,
-  });
-  return { runner, journal, dir, resumed: false, unlock };
+  let unlock = () => {};
+  let journal: Journal | null = null;
+  try {
+    unlock = lockRun(dir);
+    journal = new Journal(dir);
+    if (onLine) journal.onAppend(onLine);
+    const runner = await RelayRunner.create({
+      ...runnerBasics(options, env, size),
+      runId,
+      version,
+      maxRounds: options.maxRounds,
+      lang: options.lang,
+      cwd,
+      agents,
+      journal,
+      runDir: dir,
+      runPath: reachable(cwd, dir),
+      memory: await memoryFor(options, env, cwd),
+      panes,
+      tmuxSocket: options.backend.kind === 'tmux' ? options.backend.socket : null,
+    });
+    return { runner, journal, dir, resumed: false, unlock };
+  } catch (error) {
+    // Nothing is left locked, and a run that never journaled a line is not left at all.
+    journal?.close();
+    unlock();
+    dropIfEmpty(dir);
+    throw startError(error, stateDir);
+  }
+}
+
+/** A start-up step whose failed write under the state directory is one line (`StateDirError`, exit 2). */
+function atStart<T>(stateDir: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    throw startError(error, stateDir);
+  }
+}
+
+function dropIfEmpty(dir: string): void {
+  try {
+    if (!existsSync(join(dir, 'events.jsonl')) || statSync(join(dir, 'events.jsonl')).size === 0) rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // A state directory that cannot be written keeps what it has.
+  }
 }
 
 function runnerBasics(options: Options, env: NodeJS.ProcessEnv, size: Size) {
@@ -157,13 +186,17 @@ export async function resumeRun(
   onLine?: (line: JournalLine) => void,
 ): Promise<OpenedRun> {
   const cwd = process.cwd();
-  const dir = findRun(resolve(cwd, options.stateDir), run);
+  const stateDir = resolve(cwd, options.stateDir);
+  const dir = findRun(stateDir, run);
   let unlock: () => void;
   try {
     unlock = lockRun(dir);
   } catch (error) {
-    throw new ConfigError('--resume', (error as Error).message);
+    const fault = startError(error, stateDir);
+    throw fault instanceof ConfigError ? fault : new ConfigError('--resume', (error as Error).message);
   }
+  let journal: Journal | null = null;
+  let runner: RelayRunner | null = null;
   try {
     const lines = readJournal(join(dir, 'events.jsonl'), true);
     const started = lines.find((l) => l.type === 'run_started');
@@ -187,9 +220,9 @@ export async function resumeRun(
     const config = relayConfig({ maxRounds: started.max_rounds, lang: started.lang, agents, panes, delivery: options.delivery, runPath: reachable(cwd, dir) });
     const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
     if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
-    const journal = new Journal(dir, lines.at(-1)?.seq ?? 0);
+    journal = new Journal(dir, lines.at(-1)?.seq ?? 0);
     if (onLine) journal.onAppend(onLine);
-    const runner = await RelayRunner.create({
+    runner = await RelayRunner.create({
       ...basics,
       runId: started.run_id,
       version,
@@ -217,7 +250,9 @@ export async function resumeRun(
     }
     return { runner, journal, dir, resumed: true, unlock };
   } catch (error) {
+    await runner?.stop();
+    journal?.close();
     unlock();
-    throw error;
+    throw startError(error, stateDir);
   }
 }

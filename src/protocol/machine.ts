@@ -98,7 +98,9 @@ export type RelayEvent =
   | { readonly type: 'pause' }
   | { readonly type: 'resume' }
   | { readonly type: 'set-step'; readonly on: boolean }
-  | { readonly type: 'edit-pending'; readonly body: string };
+  | { readonly type: 'edit-pending'; readonly body: string }
+  /** relevo could not write its state, or failed itself; `delivery`: the delivery to that role was stopped. */
+  | { readonly type: 'fault'; readonly reason: 'state_unwritable' | 'internal_error'; readonly detail: string; readonly delivery?: Role };
 
 export type Effect =
   | { readonly type: 'journal'; readonly entry: JournalEntry }
@@ -347,6 +349,12 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const next: RelayState = { ...state, seqs: { ...state.seqs, [from]: seq }, lastReceived: { ...state.lastReceived, [from]: body }, stale: null };
       const message = handoffMessage(config, next, from, m.round, seq, body);
       return { state: { ...next, pending: message }, effects: [edited, { type: 'checkpoint', message, supersedes: m.seq }] };
+    }
+    case 'fault': {
+      // The handoff stays pending (a stopped delivery is sent again on resume); the run is not ended.
+      if (state.phase === 'ready') return { state, effects: [] };
+      const stopped = event.delivery !== undefined && state.pending?.to === event.delivery;
+      return pause({ ...state, delivering: stopped ? false : state.delivering }, event.reason, { detail: event.detail.slice(0, 240) });
     }
     default: {
       const unreachable: never = event;

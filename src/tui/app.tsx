@@ -1,5 +1,6 @@
 import type { Options } from '../app/options.js';
 import { openRun } from '../app/setup.js';
+import { guardProcess } from '../app/faults.js';
 import { untestedNote } from '../app/versions.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { layout, type Layout } from './layout.js';
 import { OffscreenInk } from './offscreen.js';
 import { PanePainter } from './painter.js';
 import { Store, type ToastLevel, type TuiState } from './store.js';
-import { toastFor, toastOverlay, toastRect } from './toasts.js';
+import { faultWatcher, toastFor, toastOverlay, toastRect } from './toasts.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
 
 const CHROME_ROWS = 2;
@@ -134,7 +135,9 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       paintFrames();
     }
   });
-  runner.onChange((relay) => store.update({ relay }));
+  // A fault's pause is shown from the state: it may not be in the journal (which could not be written).
+  const faults = faultWatcher(store.state.prefix, (text) => (toast(text, 'error'), term.notify(`relevo: ${text}`)));
+  runner.onChange((relay) => (store.update({ relay }), faults(relay.pause)));
   for (const role of ROLES) {
     const agent = runner.agents[role];
     agent.onState((state) => store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } })));
@@ -211,7 +214,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
         return;
       }
       case 'pending':
-        void editPending();
+        editPending().catch(runner.fault);
         return;
     }
   };
@@ -261,7 +264,12 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       return;
     }
     const file = join(dir, `pending-round-${pending.round}-to-${pending.to}.md`);
-    writeFileSync(file, `${pending.body}\n`);
+    try {
+      writeFileSync(file, `${pending.body}\n`);
+    } catch (error) {
+      toast(`cannot write the handoff for the editor: ${(error as Error).message.split('\n')[0]}`, 'error');
+      return;
+    }
     suspended = true;
     io.stdin.off('data', onData);
     term.leave();
@@ -348,6 +356,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGHUP', onSignal);
+  const unguard = guardProcess(runner.fault);
   const restore = () => term.leave();
   process.once('exit', restore);
 
@@ -364,6 +373,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   chrome.dispose();
   help.dispose();
   await runner.stop();
+  unguard();
   journal.close();
   unlock();
   store.dispose();

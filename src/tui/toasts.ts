@@ -1,4 +1,4 @@
-import type { JournalLine } from '../protocol/index.js';
+import type { JournalLine, PauseReason } from '../protocol/index.js';
 import type { Toast, ToastLevel } from './store.js';
 import type { Rect } from './layout.js';
 
@@ -35,6 +35,27 @@ export function toastOverlay(toasts: readonly Toast[], rect: Rect | null): strin
     .join('');
 }
 
+const FAULTS = new Set<PauseReason>(['state_unwritable', 'internal_error']);
+
+type Pause = { readonly reason: PauseReason; readonly detail?: string } | null;
+
+/** A pause relevo made for its own fault (a state write failed, an unforeseen error), as a toast; else null. */
+export function faultToast(pause: Pause, prefix: string): string | null {
+  if (pause === null || !FAULTS.has(pause.reason)) return null;
+  const fix = pause.reason === 'state_unwritable' ? 'free space or fix the state directory, then' : 'then';
+  return `paused: ${pause.reason}${pause.detail ? `: ${pause.detail}` : ''} — ${fix} ${prefix} r resumes`;
+}
+
+/** Feed it each relay state's pause: `show` hears each new fault pause once. */
+export function faultWatcher(prefix: string, show: (text: string) => void): (pause: Pause) => void {
+  let last: Pause = null;
+  return (pause) => {
+    const text = pause !== last ? faultToast(pause, prefix) : null;
+    last = pause;
+    if (text !== null) show(text);
+  };
+}
+
 /** What the journal means to the person watching: a toast, and for some the bell. */
 export function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
   switch (line.type) {
@@ -45,6 +66,7 @@ export function toastFor(line: JournalLine): { text: string; level: ToastLevel; 
     case 'lookalike':
       return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
     case 'paused':
+      if (FAULTS.has(line.reason)) return null; // shown from the relay state: see faultToast
       return { text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — the prefix then r resumes`, level: line.reason === 'delivery_failed' ? 'error' : 'warn', notify: true };
     case 'blocked':
       return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };

@@ -14,6 +14,10 @@ export const PAUSE_REASONS = [
   'ack_refused',
   /** relevo itself stopped (crash, kill) before the run ended; `--resume` picks it up. */
   'interrupted',
+  /** A write to the state directory failed (`ENOSPC …`): nothing is delivered without its checkpoint. */
+  'state_unwritable',
+  /** relevo failed in a way it did not foresee; the detail says how. */
+  'internal_error',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 

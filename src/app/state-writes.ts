@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import type { GitAnchor, HandoffCheckpoint, Outgoing, Role } from '../protocol/index.js';
+import { CheckpointStore, type Acked, type Offered } from './checkpoints.js';
+import { failpoint } from './failpoint.js';
+import { stateWrite } from './faults.js';
+import type { Journal } from './journal.js';
+
+type Unsaved = { readonly message: Outgoing; readonly anchor: GitAnchor | null; readonly supersedes?: number };
+const keyOf = (message: Outgoing) => `${message.from}/${message.seq ?? 0}`;
+
+/**
+ * The relay's writes to its run directory: checkpoint (with its journal line), offer and ack. A write
+ * that fails throws `StateUnwritable` and is kept here to be done again when the relay resumes: a
+ * checkpoint not yet written, a handoff typed and confirmed whose ack is not, so it is never typed twice.
+ */
+export class StateWrites {
+  readonly #unsaved = new Map<string, Unsaved>();
+  /** Handoffs typed and confirmed, their ack not written: key → typing attempts and receiver. */
+  readonly #confirmed = new Map<string, { readonly attempts: number; readonly to: Role }>();
+
+  constructor(
+    readonly store: CheckpointStore,
+    private readonly journal: Journal,
+  ) {}
+
+  /** The machine's `checkpoint` effect: written, then journaled; kept for later when either fails. */
+  checkpoint(message: Outgoing, anchor: GitAnchor | null, supersedes?: number): void {
+    this.defer(message, anchor, supersedes);
+    this.ensure(message);
+  }
+
+  /** A checkpoint to be written later (an earlier write of its event failed). */
+  defer(message: Outgoing, anchor: GitAnchor | null, supersedes?: number): void {
+    this.#unsaved.set(keyOf(message), { message, anchor, ...(supersedes !== undefined ? { supersedes } : {}) });
+  }
+
+  /** False while `message`'s checkpoint is not on disk (it lives only in memory). */
+  saved(message: Outgoing | null): boolean {
+    if (message === null || !this.#unsaved.has(keyOf(message))) return true;
+    try {
+      return this.#onDisk(message.from as Role, message) !== null;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Writes and journals `message`'s checkpoint if it is still waiting; a checkpoint already on disk is journaled only. */
+  ensure(message: Outgoing): void {
+    const unsaved = this.#unsaved.get(keyOf(message));
+    if (unsaved === undefined) return;
+    const lane = message.from as Role;
+    const checkpoint = this.#onDisk(lane, message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes)).checkpoint;
+    failpoint('checkpoint');
+    this.journal.append({
+      type: 'checkpoint',
+      lane,
+      checkpoint_seq: checkpoint.seq,
+      round: checkpoint.round,
+      to: checkpoint.to,
+      sha256: checkpoint.sha256,
+      bytes: checkpoint.bytes,
+      lines: checkpoint.lines,
+      ...(checkpoint.supersedes !== undefined ? { supersedes: checkpoint.supersedes } : {}),
+    });
+    this.#unsaved.delete(keyOf(message));
+  }
+
+  /** The checkpoint written before its journal line failed: the same handoff, whole. */
+  #onDisk(lane: Role, message: Outgoing): HandoffCheckpoint | null {
+    if (!existsSync(this.store.dirOf(lane, message.seq!))) return null;
+    const found = this.store.read(lane, message.seq!);
+    return found.digestOk && found.body === message.body ? found.checkpoint : null;
+  }
+
+  offer(lane: Role, seq: number): Offered {
+    return stateWrite(() => this.store.offer(lane, seq));
+  }
+
+  /** The typing attempts of a handoff typed and confirmed before its ack failed, or null. */
+  confirmed(message: Outgoing): number | null {
+    return this.#confirmed.get(keyOf(message))?.attempts ?? null;
+  }
+
+  /** `role` was typed a handoff whose ack is not written yet: its turn answers that handoff. */
+  awaitingAck(role: Role): boolean {
+    return [...this.#confirmed.values()].some((c) => c.to === role);
+  }
+
+  /** `ack.json` for a confirmed handoff; until it is written the handoff is remembered as typed. */
+  ack(message: Outgoing, attempts: number, stale: boolean): Acked {
+    this.#confirmed.set(keyOf(message), { attempts, to: message.to });
+    const acked = stateWrite(() => this.store.ack(message.from as Role, message.seq!, message.to, stale));
+    this.#confirmed.delete(keyOf(message));
+    return acked;
+  }
+}

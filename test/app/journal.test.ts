@@ -1,0 +1,80 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { StateUnwritable } from '../../src/app/faults.js';
+import { setFsFaults } from '../../src/app/fsfault.js';
+import { runHistory } from '../../src/app/history.js';
+import { Journal, lockHolder } from '../../src/app/journal.js';
+import { parseOptions } from '../../src/app/options.js';
+import { createRun, resumeRun } from '../../src/app/setup.js';
+import { tempDir } from '../helpers/cli.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  setFsFaults('');
+});
+
+const started = { type: 'run_started', run_id: 'r1', version: '0.1.0', nonce: 'n', cwd: '/w', max_rounds: 3, lang: 'en', planner: { command: ['p'], profile: 'sim' }, builder: { command: ['b'], profile: 'sim' } } as const;
+
+describe('whether a run is in use', () => {
+  it('a lock whose process cannot be signalled (EPERM: another user) is alive, for --resume and for runs alike', async () => {
+    const stateDir = tempDir('relevo-eperm-');
+    const dir = join(stateDir, 'runs', '20260101-000000-000');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'events.jsonl'), `${JSON.stringify({ seq: 1, ts: new Date().toISOString(), ...started })}\n`);
+    writeFileSync(join(dir, 'lock'), JSON.stringify({ pid: 424242, since: new Date().toISOString() }));
+    vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM', syscall: 'kill' });
+    });
+    expect(lockHolder(dir)).toBe(424242);
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    expect(await runHistory(['runs', '--state-dir', stateDir, '--json'], {}, { stdout, stderr: new PassThrough() })).toBe(0);
+    expect(JSON.parse(out)).toMatchObject([{ id: '20260101-000000-000', state: 'running' }]);
+  });
+
+  it('a lock whose process is gone (ESRCH) is dead in both places', async () => {
+    const dir = tempDir('relevo-esrch-');
+    writeFileSync(join(dir, 'lock'), JSON.stringify({ pid: 424242 }));
+    vi.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error('kill ESRCH'), { code: 'ESRCH', syscall: 'kill' });
+    });
+    expect(lockHolder(dir)).toBeNull();
+  });
+});
+
+describe('Journal: a failed append', () => {
+  it('throws StateUnwritable and leaves the file and the seq as they were', () => {
+    const dir = tempDir('relevo-journal-');
+    const journal = new Journal(dir);
+    journal.append({ type: 'goal', text: 'one' });
+    setFsFaults('journal:ENOSPC:2');
+    journal.append({ type: 'goal', text: 'two' });
+    const before = readFileSync(journal.path, 'utf8');
+    expect(() => journal.append({ type: 'goal', text: 'lost' })).toThrow(StateUnwritable);
+    expect(readFileSync(journal.path, 'utf8')).toBe(before);
+    expect(journal.append({ type: 'goal', text: 'three' }).seq).toBe(3);
+    journal.close();
+  });
+});
+
+describe('a start that fails after the run is locked', () => {
+  it('leaves the run unlocked: --resume of it is not refused as in use', async () => {
+    const stateDir = tempDir('relevo-failed-start-');
+    const options = parseOptions(['--headless', '--demo', '--state-dir', stateDir], process.env);
+    const size = { cols: 80, rows: 24 };
+    await expect(
+      createRun(options, '0.1.0', process.env, size, () => {
+        throw new Error('the first line could not be shown');
+      }),
+    ).rejects.toThrow('the first line could not be shown');
+    const resume = parseOptions(['--headless', '--resume', '--state-dir', stateDir], process.env);
+    const refused = resumeRun(resume, 'latest', '0.1.0', process.env, size);
+    await expect(refused).rejects.toThrow(/never got its goal/);
+    const runs = readdirSync(join(stateDir, 'runs'));
+    expect(runs).toHaveLength(1);
+    expect(existsSync(join(stateDir, 'runs', runs[0]!, 'lock'))).toBe(false);
+  });
+});
