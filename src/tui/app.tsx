@@ -235,13 +235,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     painters[role]?.schedule();
   };
 
-  /** A paste goes through bracketed only to an agent that asked for bracketed pastes (its pane knows). */
-  const forward = (data: string) => {
-    const agent = runner.agents[store.state.focus];
-    const paste = /^\x1b\[200~([\s\S]*)\x1b\[201~$/.exec(data);
-    if (paste) agent.typePaste(paste[1]!);
-    else agent.type(data.replace(/\x1b\[20[01]~/g, ''));
-  };
+  /** Keys go to the focused agent; a whole paste (KeyRouter keeps it until it ends) goes bracketed only to an agent that asked for it (its pane knows). */
+  const forward = (data: string) => runner.agents[store.state.focus].type(data.replace(/\x1b\[20[01]~/g, ''));
 
   /**
    * The pending handoff in the person's editor ($VISUAL, $EDITOR, else vi), the TUI suspended
@@ -334,6 +329,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     for (const action of keys.feed(data)) {
       if (store.state.confirmQuit && !(action.type === 'command' && action.command === 'quit')) store.update({ confirmQuit: false });
       if (action.type === 'forward') forward(action.data);
+      else if (action.type === 'paste') runner.agents[store.state.focus].typePaste(action.text);
       else if (action.type === 'command') run(action.command);
       else toast(`${store.state.prefix} ${JSON.stringify(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
     }
