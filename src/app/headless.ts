@@ -1,5 +1,6 @@
 import type { Options } from './options.js';
 import { basename } from 'node:path';
+import { Attention } from './attention.js';
 import { goalOf, openRun } from './setup.js';
 
 export const EXIT_DONE = 0;
@@ -13,6 +14,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const { runner, journal, dir, unlock } = await openRun(options, version, env, { cols: options.cols, rows: options.rows }, (line) =>
     io.stdout.write(`${JSON.stringify(line)}\n`),
   );
+  const attention = new Attention(runner, journal, options.stallAfterMs);
   const interrupt = () => runner.dispatch({ type: 'pause' });
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
@@ -21,6 +23,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const final = await runner.settled();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
+  attention.dispose();
   await runner.stop();
   journal.close();
   unlock();

@@ -1,6 +1,7 @@
 import type { Options } from '../app/options.js';
 import { openRun } from '../app/setup.js';
 import { untestedNote } from '../app/versions.js';
+import { Attention } from '../app/attention.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
@@ -135,6 +136,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     }
   });
   runner.onChange((relay) => store.update({ relay }));
+  const attention = new Attention(runner, journal, options.stallAfterMs);
+  attention.onChange((notes) => store.update({ notes }));
   for (const role of ROLES) {
     const agent = runner.agents[role];
     agent.onState((state) => store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } })));
@@ -359,6 +362,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   for (const role of ROLES) painters[role]?.dispose();
   chrome.dispose();
   help.dispose();
+  attention.dispose();
   await runner.stop();
   journal.close();
   unlock();
