@@ -22,6 +22,8 @@ const configSchema = z.strictObject({
   state_dir: text.optional(),
   blocked_timeout: whole(1, 86_400).optional(),
   ready_timeout: whole(1, 86_400).optional(),
+  /** A duration, `20m` or `90s`. */
+  stall_after: text.optional(),
   prefix: text.optional(),
   cols: whole(20, 1000).optional(),
   rows: whole(5, 500).optional(),

@@ -1,6 +1,7 @@
 import type { Options } from './options.js';
 import { basename } from 'node:path';
 import { guardProcess } from './faults.js';
+import { Attention } from './attention.js';
 import { goalOf, openRun } from './setup.js';
 
 export const EXIT_DONE = 0;
@@ -15,6 +16,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
     io.stdout.write(`${JSON.stringify(line)}\n`),
   );
   const unguard = guardProcess(runner.fault);
+  const attention = new Attention(runner, journal, options.stallAfterMs);
   const interrupt = () => runner.dispatch({ type: 'pause' });
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
@@ -23,6 +25,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
   const final = await runner.settled();
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
+  attention.dispose();
   await runner.stop();
   unguard();
   journal.close();

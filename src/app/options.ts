@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LANGS, type DeliveryPolicy, type Lang } from '../protocol/index.js';
 import { parsePrefix } from '../tui/keys.js';
 import { ConfigError } from './errors.js';
+import { DEFAULT_STALL_AFTER_MS, parseDuration } from './stalls.js';
 
 export const DEMO_GOAL = 'Add pagination to /users with tests';
 
@@ -19,6 +20,7 @@ const FLAGS = {
   'state-dir': { type: 'string' },
   'blocked-timeout': { type: 'string' },
   'ready-timeout': { type: 'string' },
+  'stall-after': { type: 'string' },
   prefix: { type: 'string' },
   cols: { type: 'string' },
   rows: { type: 'string' },
@@ -60,6 +62,7 @@ Options:
   --state-dir DIR            where runs are journaled (default .relevo)
   --blocked-timeout SECONDS  pause when an agent waits on a prompt this long (default 600)
   --ready-timeout SECONDS    give up delivering when the peer stays busy this long (default 600)
+  --stall-after DURATION     show a turn busy this long as stalled, e.g. 20m, 90s (default 20m)
   --prefix KEY               the TUI's prefix key, as C-x (default C-])
   --cols N, --rows N         size of each agent's terminal with --headless (default 120x40)
   --resume [RUN]             go on with an interrupted or paused run (default: the latest)
@@ -109,6 +112,11 @@ const schema = z.object({
   'state-dir': z.string().min(1, '--state-dir: empty').default('.relevo'),
   'blocked-timeout': int('blocked-timeout', 1, 86_400).default(600),
   'ready-timeout': int('ready-timeout', 1, 86_400).default(600),
+  'stall-after': z
+    .string()
+    .transform((t) => parseDuration(t) ?? -1)
+    .refine((ms) => ms >= 1000 && ms <= 7 * 86_400_000, '--stall-after: expected a duration from 1s to 7 days, such as 20m or 90s')
+    .default(DEFAULT_STALL_AFTER_MS),
   prefix: z.string().optional(),
   cols: int('cols', 20, 1000).default(120),
   rows: int('rows', 5, 500).default(40),
@@ -142,6 +150,8 @@ export type Options = {
   readonly stateDir: string;
   readonly blockedTimeoutMs: number;
   readonly readyTimeoutMs: number;
+  /** A turn busy longer than this is shown as stalled. */
+  readonly stallAfterMs: number;
   /** The byte of the TUI's prefix key. */
   readonly prefix: string;
   readonly cols: number;
@@ -269,6 +279,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     stateDir: v['state-dir'],
     blockedTimeoutMs: v['blocked-timeout'] * 1000,
     readyTimeoutMs: v['ready-timeout'] * 1000,
+    stallAfterMs: v['stall-after'],
     prefix: prefixByte(v.prefix),
     cols: v.cols,
     rows: v.rows,

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../protocol/index.js';
 
@@ -104,8 +105,30 @@ export function claudeFinalText(lines: readonly unknown[]): string | null {
 
 const codexEntry = z.looseObject({
   type: z.string(),
-  payload: z.looseObject({ type: z.string(), last_agent_message: z.string().nullish() }).optional(),
+  payload: z.looseObject({ type: z.string().optional(), last_agent_message: z.string().nullish(), cwd: z.string().optional() }).optional(),
 });
+
+/** The working directory a Codex rollout recorded (its `session_meta`, or its latest `turn_context`), if any. */
+export function codexSessionCwd(lines: readonly unknown[]): string | null {
+  let cwd: string | null = null;
+  for (const raw of lines) {
+    const e = codexEntry.safeParse(raw);
+    if (e.success && (e.data.type === 'session_meta' || e.data.type === 'turn_context') && e.data.payload?.cwd !== undefined) cwd = e.data.payload.cwd;
+  }
+  return cwd;
+}
+
+/** Two spellings of one directory (a symlinked /tmp, a trailing slash). */
+function sameDir(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return resolve(a) === resolve(b) || real(a) === real(b);
+}
 
 /** `last_agent_message` of the `task_complete` that follows the last user message of a Codex rollout file. */
 export function codexFinalText(lines: readonly unknown[]): string | null {
@@ -129,7 +152,11 @@ export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQue
     case 'codex-rollout': {
       const home = q.env.CODEX_HOME ?? join(q.env.HOME ?? homedir(), '.codex');
       const files = q.path ? [q.path] : await recent(await listJsonl(join(home, 'sessions'), 3), q.since);
-      return firstFinal(files, codexFinalText);
+      // Codex keeps every project's sessions together: one recorded in another directory is not this agent's.
+      return firstFinal(files, (lines) => {
+        const cwd = codexSessionCwd(lines);
+        return cwd === null || sameDir(cwd, q.cwd) ? codexFinalText(lines) : null;
+      });
     }
   }
 }

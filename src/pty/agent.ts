@@ -1,6 +1,7 @@
-import { chromeStart, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
+import { captureGroups, chromeStart, draftSource, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
 import { detect, type Detection } from './detect.js';
 import { deliver, type DeliveryResult, type DeliveryStage } from './deliver.js';
+import { KeyDraft } from './draft.js';
 import { Emitter } from './emitter.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
@@ -31,6 +32,9 @@ export class AgentPane {
   readonly #onState = new Emitter<AgentState | 'exited'>();
   readonly #onEvaluated = new Emitter<void>();
   readonly #onTurnBegan = new Emitter<{ readonly sent: string | null }>();
+  readonly #onHold = new Emitter<boolean>();
+  /** A delivery waits for the person's draft in the input box (true), or goes on (false). */
+  readonly onHold = this.#onHold.event;
   /** A turn started: relevo submitted a message, or someone typed into the agent directly. */
   readonly onTurnBegan = this.#onTurnBegan.event;
   readonly onTurnEnded = this.#onTurnEnded.event;
@@ -46,6 +50,9 @@ export class AgentPane {
   /** Where the chrome started the last time the agent was idle between turns. */
   #idleStart: Mark | null = null;
   #userTyped = false;
+  /** The person's unsent keys, for a profile whose input box cannot be read. */
+  readonly #keys = new KeyDraft();
+  #holdWithdrawn = false;
   #sent: string | undefined;
   /** Output history offsets: where the turn began, and where the agent was last idle. */
   #logFrom = 0;
@@ -81,7 +88,27 @@ export class AgentPane {
 
   /** The profile's input-line pattern captures what is typed, so the input box can be read. */
   get readsInput(): boolean {
-    return /\((?!\?)/.test(this.profile.layout.prompt.source);
+    return captureGroups(this.profile.layout.prompt.source) > 0;
+  }
+
+  /** The person's unsent draft: the input line's text, or the keys they typed since their last submit (`deliver.draft`). */
+  draft(): string {
+    return draftSource(this.profile.data) === 'keys' ? this.#keys.text : (this.inputText() ?? '');
+  }
+
+  /** Delivery is held by a draft (true) or goes on (false). */
+  holding(on: boolean): void {
+    if (on) this.#holdWithdrawn = false;
+    this.#onHold.fire(on);
+  }
+
+  /** The relay paused: a delivery held by a draft gives up (its message stays pending). */
+  withdrawHold(): void {
+    this.#holdWithdrawn = true;
+  }
+
+  get holdWithdrawn(): boolean {
+    return this.#holdWithdrawn;
   }
 
   /** Text still in the agent's input box, or null when no input line is on screen. */
@@ -99,12 +126,14 @@ export class AgentPane {
   /** Keystrokes from the person at the keyboard, passed through as they are: a turn they start is watched too. */
   type(data: string): void {
     this.#userTyped = true;
+    this.#keys.keys(data);
     this.pane.write(data);
   }
 
   /** A paste from the person at the keyboard: bracketed when the agent asked for it (the pane decides). */
   typePaste(text: string): void {
     this.#userTyped = true;
+    this.#keys.paste(text);
     this.pane.paste(text, this.profile.data.deliver.newline);
   }
 
@@ -209,7 +238,7 @@ export class AgentPane {
     this.#clearTimer();
     this.#turnStart?.dispose();
     this.#idleStart?.dispose();
-    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan]) e.dispose();
+    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan, this.#onHold]) e.dispose();
   }
 }
 

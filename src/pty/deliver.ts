@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sanitizeForTyping, typingPlan } from '../protocol/index.js';
+import { draftSource, sanitizeForTyping, typingPlan } from '../protocol/index.js';
 import type { AgentPane } from './agent.js';
 
 export type DeliveryResult = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly detail: string };
@@ -31,12 +31,42 @@ export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: numbe
   });
 }
 
+/**
+ * Idle, quiet, and nothing of the person's in the input box. A draft holds the delivery, with no
+ * timeout, until the person sends it (its turn is then waited for) or clears it; the relay pausing
+ * or the agent exiting ends the wait.
+ */
+async function waitReady(agent: AgentPane, readyTimeoutMs: number): Promise<true | string> {
+  const quietMs = agent.profile.data.detect.quiet_ms;
+  const idle = () => agent.state === 'idle' && !agent.inTurn && agent.pane.quietFor() >= quietMs;
+  // Counted keys are a draft whatever the screen shows; an input line is read once the agent is idle.
+  const keys = draftSource(agent.profile.data) === 'keys';
+  const drafted = () => agent.draft() !== '' && (keys || agent.state === 'idle');
+  let held = false;
+  try {
+    for (;;) {
+      const ready = await waitFor(agent, () => drafted() || idle(), readyTimeoutMs);
+      if (ready !== true) return ready;
+      if (!drafted()) {
+        if (idle()) return true;
+        continue;
+      }
+      if (!held) agent.holding((held = true));
+      const cleared = await waitFor(agent, () => agent.holdWithdrawn || agent.draft() === '', Infinity);
+      if (cleared !== true) return cleared;
+      if (agent.holdWithdrawn) return 'the relay paused while the person\'s draft held the delivery';
+    }
+  } finally {
+    if (held) agent.holding(false);
+  }
+}
+
 /** Points of a delivery a caller may observe (crash tests stop relevo at each of them). */
 export type DeliveryStage = 'pasted' | 'entered';
 
 /**
- * Types a message into an agent the way its profile says: wait until it is idle and quiet;
- * strip every control and escape sequence; type it in the profile's shape (one bracketed paste,
+ * Types a message into an agent the way its profile says: wait until it is idle and quiet with
+ * its input box empty (see waitReady); strip every control and escape sequence; type it in the profile's shape (one bracketed paste,
  * or line by line for a CLI that wraps long pastes); wait the settle delay; send Enter; confirm
  * the submit (the agent goes busy, or its input box empties) and press Enter again a bounded
  * number of times.
@@ -47,13 +77,9 @@ export async function deliver(
   readyTimeoutMs: number,
   onStage: (stage: DeliveryStage) => void = () => {},
 ): Promise<DeliveryResult> {
-  const { detect, deliver: how } = agent.profile.data;
+  const how = agent.profile.data.deliver;
   const pane = agent.pane;
-  const ready = await waitFor(
-    agent,
-    () => agent.state === 'idle' && !agent.inTurn && pane.quietFor() >= detect.quiet_ms,
-    readyTimeoutMs,
-  );
+  const ready = await waitReady(agent, readyTimeoutMs);
   if (ready !== true) return { ok: false, detail: `agent not ready: ${ready}` };
 
   const safe = sanitizeForTyping(text);

@@ -23,6 +23,8 @@ export function edit(box: InputBox, event: InputEvent): InputBox | null {
     }
     case 'newline':
       return { ...box, text: `${box.text}\n` };
+    case 'ctrl-u':
+      return cleared(box);
     case 'backspace':
       return { ...box, text: Array.from(box.text).slice(0, -1).join('') };
     default:

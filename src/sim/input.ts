@@ -14,6 +14,8 @@ export type InputEvent =
   | { type: 'escape' }
   | { type: 'ctrl-c' }
   | { type: 'ctrl-d' }
+  /** Ctrl-U: the input box cleared, as in Claude Code. */
+  | { type: 'ctrl-u' }
   /** Any other escape sequence (arrows, function keys, focus events): to be ignored. */
   | { type: 'sequence'; sequence: string };
 
@@ -155,6 +157,7 @@ export class InputParser {
       else if (ch === '\x7f' || ch === '\b') emit({ type: 'backspace' });
       else if (ch === '\x03') emit({ type: 'ctrl-c' });
       else if (ch === '\x04') emit({ type: 'ctrl-d' });
+      else if (ch === '\x15') emit({ type: 'ctrl-u' });
       else if (isTextChar(code)) {
         let j = i + 1;
         while (j < text.length && isTextChar(text.charCodeAt(j)) && text[j] !== ESC) j += 1;

@@ -2,6 +2,7 @@ import type { Options } from '../app/options.js';
 import { openRun } from '../app/setup.js';
 import { guardProcess } from '../app/faults.js';
 import { untestedNote } from '../app/versions.js';
+import { Attention } from '../app/attention.js';
 import { DEMO_GOAL } from '../app/options.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execa } from 'execa';
@@ -138,6 +139,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   // A fault's pause is shown from the state: it may not be in the journal (which could not be written).
   const faults = faultWatcher(store.state.prefix, (text) => (toast(text, 'error'), term.notify(`relevo: ${text}`)));
   runner.onChange((relay) => (store.update({ relay }), faults(relay.pause)));
+  const attention = new Attention(runner, journal, options.stallAfterMs);
+  attention.onChange((notes) => store.update({ notes }));
   for (const role of ROLES) {
     const agent = runner.agents[role];
     agent.onState((state) => store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } })));
@@ -238,13 +241,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     painters[role]?.schedule();
   };
 
-  /** A paste goes through bracketed only to an agent that asked for bracketed pastes (its pane knows). */
-  const forward = (data: string) => {
-    const agent = runner.agents[store.state.focus];
-    const paste = /^\x1b\[200~([\s\S]*)\x1b\[201~$/.exec(data);
-    if (paste) agent.typePaste(paste[1]!);
-    else agent.type(data.replace(/\x1b\[20[01]~/g, ''));
-  };
+  /** Keys go to the focused agent; a whole paste (KeyRouter keeps it until it ends) goes bracketed only to an agent that asked for it (its pane knows). */
+  const forward = (data: string) => runner.agents[store.state.focus].type(data.replace(/\x1b\[20[01]~/g, ''));
 
   /**
    * The pending handoff in the person's editor ($VISUAL, $EDITOR, else vi), the TUI suspended
@@ -342,6 +340,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     for (const action of keys.feed(data)) {
       if (store.state.confirmQuit && !(action.type === 'command' && action.command === 'quit')) store.update({ confirmQuit: false });
       if (action.type === 'forward') forward(action.data);
+      else if (action.type === 'paste') runner.agents[store.state.focus].typePaste(action.text);
       else if (action.type === 'command') run(action.command);
       else toast(`${store.state.prefix} ${JSON.stringify(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
     }
@@ -372,6 +371,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   for (const role of ROLES) painters[role]?.dispose();
   chrome.dispose();
   help.dispose();
+  attention.dispose();
   await runner.stop();
   unguard();
   journal.close();

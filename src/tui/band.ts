@@ -11,6 +11,8 @@ export type BandInfo = {
   readonly stale: boolean;
   /** `memory: blocked` when --memory asked for mnemosyne and it is not installed. */
   readonly memory?: string | null;
+  /** What needs the person: a delivery held by their draft, a stalled agent (kept to the last). */
+  readonly notes?: readonly string[];
 };
 
 const BAR_CELLS = 10;
@@ -56,5 +58,8 @@ export function bandParts(info: BandInfo, width: number): string[] {
     [`${info.round}/${info.budget}`, state],
     [state],
   ];
-  return candidates.find(fits) ?? [state.slice(0, Math.max(0, width))];
+  const notes = info.notes ?? [];
+  if (notes.length === 0) return candidates.find(fits) ?? [state.slice(0, Math.max(0, width))];
+  const noted = [...candidates.map((c) => [...c, ...notes]), [...notes], notes.slice(0, 1)];
+  return noted.find(fits) ?? [notes[0]!.slice(0, Math.max(0, width))];
 }

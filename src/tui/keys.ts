@@ -32,7 +32,11 @@ export const BINDINGS: Readonly<Record<string, Command>> = {
   q: 'quit',
 };
 
-export type KeyAction = { readonly type: 'forward'; readonly data: string } | { readonly type: 'command'; readonly command: Command } | { readonly type: 'unbound'; readonly key: string };
+export type KeyAction =
+  | { readonly type: 'forward'; readonly data: string }
+  /** A whole bracketed paste, its brackets removed, however many reads it came in. */
+  | { readonly type: 'paste'; readonly text: string }
+  | { readonly type: 'command'; readonly command: Command } | { readonly type: 'unbound'; readonly key: string };
 
 /** `C-]` style names ↔ the byte a terminal sends. */
 export function parsePrefix(name: string): string | null {
@@ -46,13 +50,27 @@ export function prefixName(byte: string): string {
   return `C-${String.fromCharCode(byte.charCodeAt(0) | 0x40).toLowerCase()}`;
 }
 
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+/** Length of the longest end of `data` (at least `min` characters) that is the start of `marker`. */
+function markerTail(data: string, marker: string, min: number): number {
+  for (let n = Math.min(marker.length - 1, data.length); n >= min; n--) if (data.endsWith(marker.slice(0, n))) return n;
+  return 0;
+}
+
 /**
  * Splits input on the prefix key. The prefix pressed twice sends it through once; a paste
- * (`ESC[200~ … ESC[201~`) is never searched for the prefix.
+ * (`ESC[200~ … ESC[201~`) is never searched for the prefix, and is kept until its end marker
+ * arrives, however many reads it takes, so it goes to the agent whole (never as typed keys, where
+ * a line break inside it would submit).
  */
 export class KeyRouter {
   #armed = false;
-  #inPaste = false;
+  /** The paste being read (its text so far), or null outside a paste. */
+  #paste: string | null = null;
+  /** The tail of the last read that may begin a paste marker cut in two (`ESC[20`). */
+  #tail = '';
 
   constructor(readonly prefix: string) {}
 
@@ -60,8 +78,12 @@ export class KeyRouter {
     return this.#armed;
   }
 
-  feed(data: string): KeyAction[] {
+  feed(input: string): KeyAction[] {
     const actions: KeyAction[] = [];
+    let data = this.#tail + input;
+    this.#tail = '';
+    const cut = markerTail(data, this.#paste === null ? PASTE_START : PASTE_END, this.#paste === null ? 3 : 1);
+    if (cut > 0) [data, this.#tail] = [data.slice(0, -cut), data.slice(-cut)];
     let pending = '';
     const flush = () => {
       if (pending !== '') actions.push({ type: 'forward', data: pending });
@@ -69,18 +91,19 @@ export class KeyRouter {
     };
     let i = 0;
     while (i < data.length) {
-      if (this.#inPaste) {
-        const end = data.indexOf('\x1b[201~', i);
-        const stop = end < 0 ? data.length : end + 6;
-        pending += data.slice(i, stop);
-        if (end >= 0) this.#inPaste = false;
-        i = stop;
+      if (this.#paste !== null) {
+        const end = data.indexOf(PASTE_END, i);
+        this.#paste += data.slice(i, end < 0 ? data.length : end);
+        if (end < 0) break;
+        actions.push({ type: 'paste', text: this.#paste });
+        this.#paste = null;
+        i = end + PASTE_END.length;
         continue;
       }
-      if (data.startsWith('\x1b[200~', i)) {
-        this.#inPaste = true;
-        pending += '\x1b[200~';
-        i += 6;
+      if (data.startsWith(PASTE_START, i)) {
+        flush();
+        this.#paste = '';
+        i += PASTE_START.length;
         continue;
       }
       const ch = data[i]!;

@@ -25,6 +25,8 @@ export type TuiState = {
   readonly prefix: string;
   /** Shown in the band: `memory: blocked` (mnemosyne missing), or null. */
   readonly memory: string | null;
+  /** Per role, a held delivery or a stall to show in the band (see app/attention.ts). */
+  readonly notes?: Readonly<Record<Role, string | null>>;
 };
 
 /** The one store the TUI's views read: plain state, replaced on every change, with a change event. */

@@ -1,6 +1,7 @@
 import type { JournalLine, PauseReason } from '../protocol/index.js';
 import type { Toast, ToastLevel } from './store.js';
 import type { Rect } from './layout.js';
+import { formatDuration } from '../app/stalls.js';
 
 const COLOR: Record<ToastLevel, string> = { info: '36', warn: '33', error: '31', done: '32' };
 const ICON: Record<ToastLevel, string> = { info: '●', warn: '▲', error: '✖', done: '✔' };
@@ -82,6 +83,10 @@ export function toastFor(line: JournalLine): { text: string; level: ToastLevel; 
       if (line.state === 'blocked') return { text: `memory: blocked — ${line.detail ?? 'mnemosyne is missing'}`, level: 'warn' };
       if (line.state === 'failed') return { text: `memory: not stored — ${line.detail ?? ''}`, level: 'warn' };
       return null;
+    case 'delivery_held':
+      return { text: `round ${line.round} waits for your draft in the ${line.role}'s input box: send it or clear it`, level: 'warn', notify: true };
+    case 'stalled':
+      return { text: `the ${line.role} ${line.why === 'busy' ? 'has been busy' : 'has flapped busy/idle'} for ${formatDuration(line.for_ms)} with no turn end: look at its pane`, level: 'warn', notify: true };
     case 'hook_rejected':
       return { text: `hook message refused: ${line.reason}`, level: 'warn' };
     default:

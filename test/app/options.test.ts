@@ -5,6 +5,7 @@ import { resolveProgram, splitCommand } from '../../src/app/command.js';
 import { ConfigError } from '../../src/app/errors.js';
 import { createRunDir, Journal, runIdFor } from '../../src/app/journal.js';
 import { langFromEnv, parseOptions } from '../../src/app/options.js';
+import { loadConfig } from '../../src/app/config.js';
 import { loadProfile, profileForCommand } from '../../src/app/profiles.js';
 import { journalLineSchema } from '../../src/protocol/index.js';
 import { tempDir } from '../helpers/cli.js';
@@ -24,6 +25,17 @@ describe('options', () => {
     const o = parseOptions(['--headless', '--demo'], { LANG: 'es_ES.UTF-8' });
     expect(o).toMatchObject({ headless: true, demo: true, maxRounds: 10, lang: 'es', stateDir: '.relevo', cols: 120, rows: 40 });
     expect(o.blockedTimeoutMs).toBe(600_000);
+    expect(o.stallAfterMs).toBe(20 * 60_000);
+  });
+
+  it('take --stall-after as a duration, from the flag or the config file', () => {
+    expect(parseOptions(['--stall-after', '90s'], {}).stallAfterMs).toBe(90_000);
+    expect(parseOptions(['--stall-after', '1h'], {}).stallAfterMs).toBe(3_600_000);
+    expect(parseOptions([], {}, () => ({ 'stall-after': '5m' })).stallAfterMs).toBe(5 * 60_000);
+    expect(fails(() => parseOptions(['--stall-after', '20'], {})).toString()).toBe('--stall-after: expected a duration from 1s to 7 days, such as 20m or 90s');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'relevo.toml'), 'stall_after = "45m"\n');
+    expect(parseOptions([], {}, (explicit) => loadConfig(explicit, dir)).stallAfterMs).toBe(45 * 60_000);
   });
 
   it('takes the role-prompt language from the locale, --lang first', () => {

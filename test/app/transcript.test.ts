@@ -72,4 +72,25 @@ describe('transcripts', () => {
     writeFileSync(join(day, 'rollout-2026-11-30T02-15-27-abc.jsonl'), [codexEvent({ type: 'user_message' }), codexEvent({ type: 'task_complete', last_agent_message: 'codex answer' })].map((l) => JSON.stringify(l)).join('\n'));
     expect(await readTranscriptReply('codex-rollout', { env: { CODEX_HOME: codexHome }, cwd, since: since - 1000 })).toBe('codex answer');
   });
+
+  it("Codex: a rollout recorded in another project's directory is never read as this agent's reply", async () => {
+    const home = tempDir();
+    const ours = tempDir('relevo-ours-');
+    const day = join(home, 'sessions', '2026', '12', '01');
+    mkdirSync(day, { recursive: true });
+    const meta = (cwd: string) => ({ timestamp: '2026-12-01T05:00:00.000Z', type: 'session_meta', payload: { id: 'x', timestamp: '2026-12-01T05:00:00.000Z', cwd, originator: 'codex_cli_rs' } });
+    const rollout = (name: string, cwd: string, answer: string, mtime: number) => {
+      const file = join(day, name);
+      writeFileSync(file, [meta(cwd), codexEvent({ type: 'user_message' }), codexEvent({ type: 'task_complete', last_agent_message: answer })].map((l) => JSON.stringify(l)).join('\n'));
+      utimesSync(file, new Date(mtime), new Date(mtime));
+    };
+    const since = Date.now() - 10_000;
+    rollout('rollout-2026-12-01T05-00-00-ours.jsonl', ours, 'our answer', Date.now() - 1000);
+    // Another project's Codex session, written later: the newest file, but not this agent's.
+    rollout('rollout-2026-12-01T05-00-01-theirs.jsonl', '/srv/another-project', 'their answer', Date.now());
+    expect(await readTranscriptReply('codex-rollout', { env: { CODEX_HOME: home }, cwd: ours, since })).toBe('our answer');
+    // Only the other project's session: nothing (the screen is read instead).
+    rollout('rollout-2026-12-01T05-00-00-ours.jsonl', '/srv/another-project', 'not ours either', Date.now() - 1000);
+    expect(await readTranscriptReply('codex-rollout', { env: { CODEX_HOME: home }, cwd: ours, since })).toBeNull();
+  });
 });

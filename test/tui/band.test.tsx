@@ -39,4 +39,13 @@ describe('status band', () => {
       expect(render(<StatusBand info={info} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
     }
   });
+
+  it('keeps what needs the person (a held delivery, a stall) to the last, at any width', () => {
+    const note = 'builder: your draft holds round 2 — send it or clear it';
+    const held = { ...info, turn: null, notes: [note] };
+    expect(bandParts(held, 160).join(' · ')).toBe(`relevo · planner: claude ▸ builder: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · relaying · running · ${note}`);
+    expect(bandParts(held, 80).join(' · ')).toBe(`3/10 · running · ${note}`);
+    expect(bandParts(held, 60).join(' · ')).toBe(note);
+    for (const width of [160, 80, 60, 30]) expect(render(<StatusBand info={held} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
+  });
 });

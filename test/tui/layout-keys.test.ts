@@ -53,7 +53,23 @@ describe('keyboard', () => {
 
   it('never looks for the prefix inside a paste', () => {
     const k = new KeyRouter(prefix);
-    expect(k.feed('\x1b[200~a\x1dq')).toEqual([{ type: 'forward', data: '\x1b[200~a\x1dq' }]);
-    expect(k.feed('b\x1b[201~\x1dq')).toEqual([{ type: 'forward', data: 'b\x1b[201~' }, { type: 'command', command: 'quit' }]);
+    expect(k.feed('\x1b[200~a\x1dq')).toEqual([]);
+    expect(k.feed('b\x1b[201~\x1dq')).toEqual([{ type: 'paste', text: 'a\x1dqb' }, { type: 'command', command: 'quit' }]);
+  });
+
+  it('keeps a paste that arrives in several reads whole: its line breaks never go through as typed Enter', () => {
+    const k = new KeyRouter(prefix);
+    const actions = [k.feed('x\x1b[200~first line\r'), k.feed('second line\rthird'), k.feed(' line\x1b[201~y')].flat();
+    expect(actions).toEqual([
+      { type: 'forward', data: 'x' },
+      { type: 'paste', text: 'first line\rsecond line\rthird line' },
+      { type: 'forward', data: 'y' },
+    ]);
+    // The paste markers themselves cut between reads.
+    const cut = [k.feed('\x1b[20'), k.feed('0~a\rb\x1b[2'), k.feed('01~')].flat();
+    expect(cut).toEqual([{ type: 'paste', text: 'a\rb' }]);
+    // Escape alone (and an arrow key) still go through at once.
+    expect(k.feed('\x1b')).toEqual([{ type: 'forward', data: '\x1b' }]);
+    expect(k.feed('\x1b[A')).toEqual([{ type: 'forward', data: '\x1b[A' }]);
   });
 });

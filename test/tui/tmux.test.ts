@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
@@ -91,7 +91,8 @@ describe('the TUI in tmux', () => {
     await keys('C-]', 'o');
     await until('builder focused', (s) => /builder · sim · \w+ · focus/.test(s));
     await keys('-l', 'hello from the keyboard');
-    await until('typed text in the builder box', (s) => s.includes('❯ hello from the keyboard'));
+    // The input box shows the draft after `❯` and a no-break space (the echo of a sent message has a plain space).
+    await until('typed text in the builder box', (s) => s.includes('❯\u00a0hello from the keyboard'));
     await keys('Enter');
     await until('the builder answering the person', (s) => s.includes('● You said: hello from the keyboard'));
     await tmux('resize-window', '-t', 'relevo', '-x', '100', '-y', '50');
@@ -100,6 +101,27 @@ describe('the TUI in tmux', () => {
     await until('the agents redrawn at 98 columns', (s) => s.includes(`│${'─'.repeat(98)}│`));
     expect(stacked.split('\n')[0]!.length).toBe(100);
   });
+
+  it("holds a handoff while the person has a draft in the builder's box, then delivers it alone once they clear it", async () => {
+    const record = join(tempDir(), 'builder-received.jsonl');
+    const sim = (role: string, ...flags: string[]) => quote([process.execPath, BIN, 'sim-agent', '--role', role, ...flags]);
+    await start(180, 50, ['--planner', sim('planner', '--think-ms', '3000'), '--builder', sim('builder', '--think-ms', '200', '--record', record), '--goal', 'Add pagination']);
+    await until('idle builder', (s) => s.includes('✻ relevo sim-agent · builder'));
+    await keys('C-]', 'o');
+    await until('builder focused', (s) => /builder · sim · \w+ · focus/.test(s));
+    await keys('-l', 'also ask about the cache');
+    await until('the draft in the builder box', (s) => s.includes('❯\u00a0also ask about the cache'));
+    const held = await until('the hold in the band', (s) => band(s).includes('builder: your draft holds round 1 — send it or clear it'));
+    expect(held).toContain('❯\u00a0also ask about the cache');
+    expect(held).not.toContain('[relevo ronda 1 · de planner]');
+    expect(existsSync(record) ? readFileSync(record, 'utf8') : '').toBe('');
+    await keys('C-u');
+    const delivered = await until('round 1 in the builder', (s) => s.includes('❯ [relevo ronda 1 · de planner]'));
+    expect(band(delivered)).not.toContain('your draft holds');
+    const received = readFileSync(record, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { text: string }).text);
+    expect(received[0]).toMatch(/^\[relevo ronda 1 · de planner\]\n/);
+    expect(received.join('\n')).not.toContain('also ask about the cache');
+  }, 90_000);
 
   it('opens the goal prompt when there is no --goal, and starts the relay with the goal typed there', async () => {
     const sim = (role: string) => quote([process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '200']);

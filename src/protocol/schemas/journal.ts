@@ -21,6 +21,10 @@ export const PAUSE_REASONS = [
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
+/** Why a turn counts as stalled: busy past `stall_after`, or its state flapping busy/idle. */
+export const STALL_KINDS = ['busy', 'flapping'] as const;
+export type StallKind = (typeof STALL_KINDS)[number];
+
 /** Where a turn's reply text came from, most exact first. */
 export const REPLY_SOURCES = ['hook', 'transcript', 'screen'] as const;
 export type ReplySource = (typeof REPLY_SOURCES)[number];
@@ -153,6 +157,10 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
   z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),
   z.strictObject({ type: z.literal('unblocked'), role }),
+  /** A delivery waits: the person has an unsent draft in the receiver's input box (sent or cleared, it goes on). */
+  z.strictObject({ type: z.literal('delivery_held'), role, round: z.number().int().nonnegative() }),
+  /** A turn busy longer than `stall_after`, or an agent flapping busy/idle with no turn end: shown, never acted on. */
+  z.strictObject({ type: z.literal('stalled'), role, why: z.enum(STALL_KINDS), for_ms: z.number().int().nonnegative() }),
   /** A message on the hook channel that was refused (wrong token, bad shape): the relay goes on. */
   z.strictObject({ type: z.literal('hook_rejected'), reason: z.string().max(240) }),
   z.strictObject({

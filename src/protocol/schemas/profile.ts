@@ -55,6 +55,15 @@ export const versionString = z.string().regex(/^\d+\.\d+\.\d+$/, 'a version such
 export const PASTE_SHAPES = ['whole', 'lines'] as const;
 export type PasteShape = (typeof PASTE_SHAPES)[number];
 
+/** Where a person's unsent draft in an agent's input box is read from (see `deliver.draft`). */
+export const DRAFT_SOURCES = ['screen', 'keys'] as const;
+export type DraftSource = (typeof DRAFT_SOURCES)[number];
+
+/** Capture groups in a pattern (`(…)`, `(?<name>…)`), counted by the engine itself, never by its text. */
+export function captureGroups(source: string): number {
+  return new RegExp(`${source}|`, 'u').exec('')!.length - 1;
+}
+
 /** The typing settings a later release of the CLI may change (`[[deliver.since]]`). */
 const typingFields = {
   /**
@@ -147,6 +156,13 @@ export const profileSchema = z.strictObject({
     paste: typingFields.paste.default('whole'),
     line_key: typingFields.line_key.default('\n'),
     paste_max: typingFields.paste_max.default(800),
+    /**
+     * How relevo sees a person's unsent draft, which a delivery waits for: `screen` reads the input
+     * line (group 1 of `reply.prompt`); `keys` counts what the person typed into the pane since their
+     * last submit, for an agent whose input box cannot be read. Absent: `screen` when `reply.prompt`
+     * has a capture group, else `keys`.
+     */
+    draft: z.enum(DRAFT_SOURCES).optional(),
     /** Settings that change from a release of the CLI on, oldest first: each applies to that version and later ones. */
     since: z
       .array(z.strictObject({ version: versionString, ...z.strictObject(typingFields).partial().shape }))
@@ -197,5 +213,13 @@ export const profileSchema = z.strictObject({
       wait_ms: z.number().int().min(0).max(60_000).default(3000),
     })
     .optional(),
+}).refine((p) => p.deliver.draft !== 'screen' || captureGroups(p.reply.prompt) > 0, {
+  message: 'draft = "screen" needs a capture group in reply.prompt (the input line\'s text); use "keys"',
+  path: ['deliver', 'draft'],
 });
 export type ProfileData = z.infer<typeof profileSchema>;
+
+/** How this profile tells a person's draft: its `deliver.draft`, else from whether `reply.prompt` captures the input. */
+export function draftSource(data: ProfileData): DraftSource {
+  return data.deliver.draft ?? (captureGroups(data.reply.prompt) > 0 ? 'screen' : 'keys');
+}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { BandInfo } from '../band.js';
+import { ROLES } from '../../protocol/index.js';
 import type { TuiState } from '../store.js';
 import GoalPrompt from './GoalPrompt.js';
 import StatusBand from './StatusBand.js';
@@ -17,6 +18,7 @@ export function bandInfo(state: TuiState): BandInfo {
     pause: r.pause?.reason ?? null,
     stale: r.stale !== null,
     memory: state.memory,
+    notes: ROLES.flatMap((role) => state.notes?.[role] ?? []),
   };
 }
 

@@ -6,7 +6,7 @@ export type Props = { readonly info: BandInfo; readonly width: number };
 /** One line: relevo, the two roles with their agents, the rounds, whose turn, and the run state. */
 export default function StatusBand({ info, width }: Props) {
   const parts = bandParts(info, width);
-  const alert = info.stale || info.phase === 'paused';
+  const alert = info.stale || info.phase === 'paused' || (info.notes?.length ?? 0) > 0;
   return (
     <Box width={width} height={1}>
       {parts.map((part, i) => {

@@ -1,0 +1,75 @@
+import { ROLES, type RelayState, type Role } from '../protocol/index.js';
+import type { AgentPane } from '../pty/agent.js';
+import { Emitter, type Event } from '../pty/emitter.js';
+import type { Journal } from './journal.js';
+import { formatDuration, StallWatcher, type Stall } from './stalls.js';
+
+/** Per role, the line the status band shows for it (a held delivery, a stall), or null. */
+export type Notes = Readonly<Record<Role, string | null>>;
+
+export type Watched = {
+  readonly agents: Readonly<Record<Role, AgentPane>>;
+  readonly state: RelayState;
+  readonly onChange: Event<RelayState>;
+};
+
+const TICK_MS = 1000;
+
+export const heldNote = (role: Role, round: number) => `${role}: your draft holds round ${round} — send it or clear it`;
+export const stallNote = (s: Stall) =>
+  s.why === 'busy' ? `${s.role}: stalled — busy ${formatDuration(s.forMs)} with no turn end` : `${s.role}: stalled — flapping busy/idle for ${formatDuration(s.forMs)} with no turn end`;
+
+/**
+ * What needs the person: a delivery held by their draft, an agent that never ends its turn.
+ * Journaled once each (`delivery_held`, `stalled`; the TUI turns them into toasts and one OSC 9),
+ * and kept as band notes until the delivery goes on or the turn ends. Never acts on the relay.
+ */
+export class Attention {
+  readonly #onChange = new Emitter<Notes>();
+  readonly onChange = this.#onChange.event;
+  #held: Record<Role, string | null> = { planner: null, builder: null };
+  #stalled: Record<Role, string | null> = { planner: null, builder: null };
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(runner: Watched, journal: Pick<Journal, 'append'>, stallAfterMs: number, clock: () => number = Date.now) {
+    const stalls = new StallWatcher({ stallAfterMs }, (role, stall) => {
+      if (stall) journal.append({ type: 'stalled', role, why: stall.why, for_ms: Math.round(stall.forMs) });
+      this.#set('stalled', role, stall ? stallNote(stall) : null);
+    });
+    for (const role of ROLES) {
+      const agent = runner.agents[role];
+      agent.onHold((on) => {
+        if (!on) return this.#set('held', role, null);
+        // Paused already: the held delivery gives up at once (the message stays pending).
+        if (runner.state.phase === 'paused') agent.withdrawHold();
+        const round = runner.state.pending?.round ?? runner.state.round;
+        journal.append({ type: 'delivery_held', role, round });
+        this.#set('held', role, heldNote(role, round));
+      });
+      agent.onTurnBegan(() => stalls.turnBegan(role, clock()));
+      agent.onTurnEnded(() => stalls.turnEnded(role));
+      agent.onState((state) => stalls.state(role, state, clock()));
+    }
+    runner.onChange((state) => {
+      if (state.phase === 'paused') for (const role of ROLES) runner.agents[role].withdrawHold();
+    });
+    this.#timer = setInterval(() => stalls.tick(clock()), TICK_MS);
+    this.#timer.unref();
+  }
+
+  get notes(): Notes {
+    return { planner: this.#held.planner ?? this.#stalled.planner, builder: this.#held.builder ?? this.#stalled.builder };
+  }
+
+  #set(kind: 'held' | 'stalled', role: Role, note: string | null): void {
+    const map = kind === 'held' ? this.#held : this.#stalled;
+    if (map[role] === note) return;
+    map[role] = note;
+    this.#onChange.fire(this.notes);
+  }
+
+  dispose(): void {
+    clearInterval(this.#timer);
+    this.#onChange.dispose();
+  }
+}

@@ -1,0 +1,129 @@
+/** Stalled turns, with the clock passed in: no real waiting. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Attention, type Watched } from '../../src/app/attention.js';
+import { formatDuration, parseDuration, StallWatcher, type Stall } from '../../src/app/stalls.js';
+import { initialState, ROLES, type JournalEntry, type RelayState, type Role } from '../../src/protocol/index.js';
+import type { AgentPane } from '../../src/pty/agent.js';
+import { Emitter } from '../../src/pty/emitter.js';
+
+const MIN = 60_000;
+
+function watcher(stallAfterMs = 20 * MIN) {
+  const reports: [Role, Stall | null][] = [];
+  return { w: new StallWatcher({ stallAfterMs }, (role, stall) => reports.push([role, stall])), reports };
+}
+
+describe('StallWatcher', () => {
+  it('reports a turn busy past stall_after once, and clears it when the turn ends', () => {
+    const { w, reports } = watcher();
+    w.turnBegan('builder', 0);
+    w.state('builder', 'busy', 10);
+    w.tick(20 * MIN - 1);
+    expect(reports).toEqual([]);
+    w.tick(20 * MIN);
+    w.tick(30 * MIN);
+    expect(reports).toEqual([['builder', { role: 'builder', why: 'busy', forMs: 20 * MIN }]]);
+    w.turnEnded('builder');
+    expect(reports.at(-1)).toEqual(['builder', null]);
+    w.tick(60 * MIN); // no turn: nothing
+    expect(reports).toHaveLength(2);
+  });
+
+  it('an agent waiting on a prompt (blocked) is not stalled', () => {
+    const { w, reports } = watcher();
+    w.turnBegan('planner', 0);
+    w.state('planner', 'blocked', 5);
+    w.tick(25 * MIN);
+    expect(reports).toEqual([]);
+  });
+
+  it('reports an agent flapping busy/idle (10 changes within 30 s) with no turn end, once', () => {
+    const { w, reports } = watcher();
+    w.turnBegan('builder', 0);
+    for (let i = 1; i <= 9; i++) w.state('builder', i % 2 ? 'busy' : 'idle', i * 50);
+    expect(reports).toEqual([]);
+    w.state('builder', 'busy', 500);
+    for (let i = 11; i <= 30; i++) w.state('builder', i % 2 ? 'busy' : 'idle', i * 50);
+    expect(reports).toEqual([['builder', { role: 'builder', why: 'flapping', forMs: 450 }]]);
+    w.state('builder', 'exited', 2000);
+    expect(reports.at(-1)).toEqual(['builder', null]);
+  });
+
+  it('changes spread wider than the window are not flapping', () => {
+    const { w, reports } = watcher();
+    w.turnBegan('builder', 0);
+    for (let i = 1; i <= 40; i++) w.state('builder', i % 2 ? 'busy' : 'idle', i * 4000);
+    expect(reports).toEqual([]);
+  });
+});
+
+describe('durations', () => {
+  it('read as the flag takes them and printed as people read them', () => {
+    expect(parseDuration('20m')).toBe(20 * MIN);
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('1h30m')).toBe(90 * MIN);
+    expect(parseDuration('20')).toBeNull();
+    expect(parseDuration('soon')).toBeNull();
+    expect(formatDuration(20 * MIN)).toBe('20m');
+    expect(formatDuration(90_000)).toBe('1m30s');
+    expect(formatDuration(45_000)).toBe('45s');
+  });
+});
+
+/** Just the events Attention listens to, fired by the test. */
+function fakeAgent() {
+  const e = { hold: new Emitter<boolean>(), began: new Emitter<{ sent: string | null }>(), ended: new Emitter<unknown>(), state: new Emitter<string>() };
+  let withdrawn = 0;
+  const agent = {
+    onHold: e.hold.event,
+    onTurnBegan: e.began.event,
+    onTurnEnded: e.ended.event,
+    onState: e.state.event,
+    withdrawHold: () => void withdrawn++,
+  };
+  return { agent: agent as unknown as AgentPane, e, withdrawn: () => withdrawn };
+}
+
+describe('Attention', () => {
+  it('journals a held delivery once with its round, keeps the band note until it goes on, and gives up a hold on pause', () => {
+    const fakes = { planner: fakeAgent(), builder: fakeAgent() };
+    const changes = new Emitter<RelayState>();
+    const base = initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+    let state: RelayState = { ...base, phase: 'running', pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't' } };
+    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, get state() { return state; }, onChange: changes.event };
+    const journal: JournalEntry[] = [];
+    const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => 0);
+    const notes: (string | null)[] = [];
+    attention.onChange((n) => notes.push(n.builder));
+    fakes.builder.e.hold.fire(true);
+    expect(journal).toEqual([{ type: 'delivery_held', role: 'builder', round: 2 }]);
+    expect(attention.notes.builder).toBe('builder: your draft holds round 2 — send it or clear it');
+    fakes.builder.e.hold.fire(false);
+    expect(notes).toEqual(['builder: your draft holds round 2 — send it or clear it', null]);
+    state = { ...state, phase: 'paused' };
+    changes.fire(state);
+    for (const role of ROLES) expect(fakes[role].withdrawn()).toBe(1);
+    attention.dispose();
+  });
+
+  afterEach(() => vi.useRealTimers());
+
+  it('journals a stalled turn once (with why and for how long), shows it in the band, and clears it at the turn end', () => {
+    vi.useFakeTimers();
+    const fakes = { planner: fakeAgent(), builder: fakeAgent() };
+    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, state: initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' }), onChange: new Emitter<RelayState>().event };
+    const journal: JournalEntry[] = [];
+    let now = 0;
+    const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => now);
+    fakes.planner.e.began.fire({ sent: 'x' });
+    fakes.planner.e.state.fire('busy');
+    now = 21 * MIN;
+    vi.advanceTimersByTime(2000);
+    expect(journal).toEqual([{ type: 'stalled', role: 'planner', why: 'busy', for_ms: 21 * MIN }]);
+    expect(attention.notes.planner).toBe('planner: stalled — busy 21m with no turn end');
+    fakes.planner.e.ended.fire({});
+    expect(attention.notes.planner).toBeNull();
+    expect(journal).toHaveLength(1);
+    attention.dispose();
+  });
+});
