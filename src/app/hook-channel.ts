@@ -8,7 +8,7 @@ import { Emitter } from '../pty/emitter.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
-export type HookDelivery = { readonly role: Role; readonly kind: HookKind; readonly payload: unknown };
+export type HookDelivery = { readonly role: Role; readonly kind: HookKind; readonly payload: unknown; readonly at: number | null };
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -95,7 +95,7 @@ export class HookChannel {
         this.#onRejected.fire(`wrong token (claimed role ${parsed.data.role}, kind ${parsed.data.kind})`);
         continue;
       }
-      this.#onMessage.fire({ role: parsed.data.role, kind: parsed.data.kind, payload: parsed.data.payload });
+      this.#onMessage.fire({ role: parsed.data.role, kind: parsed.data.kind, payload: parsed.data.payload, at: parsed.data.at ?? null });
     }
   }
 

@@ -222,10 +222,10 @@ export class RelayRunner {
       builder: new AgentPane('builder', panes.builder, options.agents.builder.profile),
     };
     for (const role of ROLES) this.#watch(role, this.agents[role]);
-    channel?.onMessage(({ role, kind, payload }) => {
+    channel?.onMessage(({ role, kind, payload, at }) => {
       const report = readHookPayload(kind, payload);
       const slot = this.#hooks[role];
-      if (report === null || !reportFits(report, slot.sent, slot.thread)) return;
+      if (report === null || !reportFits(report, slot.sent, slot.thread, { at, since: slot.since })) return;
       slot.report = report;
       slot.thread = report.thread ?? slot.thread;
       slot.arrived.fire();

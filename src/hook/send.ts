@@ -41,10 +41,12 @@ export async function runHook(args: readonly string[], env: NodeJS.ProcessEnv = 
   const token = env.RELEVO_HOOK_TOKEN;
   const role = env.RELEVO_ROLE;
   if (!kind || !socketPath || !token || !role) return 0;
+  // Stamped before anything slow: a report that reaches relevo late still says which turn it ended.
+  const at = Date.now();
   try {
     const raw = arg ?? (await readStdin());
     const payload: unknown = JSON.parse(raw);
-    await send(socketPath, `${JSON.stringify({ token, role, kind, payload })}\n`);
+    await send(socketPath, `${JSON.stringify({ token, role, kind, payload, at })}\n`);
   } catch {
     // Not JSON, or relevo is gone: the agent must not notice.
   }

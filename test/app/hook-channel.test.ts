@@ -21,13 +21,16 @@ describe('hook channel', () => {
       const got: HookDelivery[] = [];
       channel.onMessage((m) => got.push(m));
       const payload = { hook_event_name: 'Stop', session_id: 's', transcript_path: '/t.jsonl', last_assistant_message: 'done <handoff>x</handoff>' };
+      const before = Date.now();
       expect(await runHook(['codex-notify', JSON.stringify({ type: 'agent-turn-complete', 'last-assistant-message': 'hi' })], channel.env('builder'))).toBe(0);
       await sendRaw(channel.socketPath, `${JSON.stringify({ token: channel.tokenFor('planner'), role: 'planner', kind: 'claude-stop', payload })}\n`);
       await new Promise((r) => setTimeout(r, 50));
+      // The hook program stamps when it ran; a raw message without the stamp is still taken.
       expect(got).toEqual([
-        { role: 'builder', kind: 'codex-notify', payload: { type: 'agent-turn-complete', 'last-assistant-message': 'hi' } },
-        { role: 'planner', kind: 'claude-stop', payload },
+        { role: 'builder', kind: 'codex-notify', payload: { type: 'agent-turn-complete', 'last-assistant-message': 'hi' }, at: expect.any(Number) },
+        { role: 'planner', kind: 'claude-stop', payload, at: null },
       ]);
+      expect(got[0]!.at).toBeGreaterThanOrEqual(before);
     } finally {
       await channel.close();
     }
@@ -71,6 +74,13 @@ describe('hook payloads', () => {
     expect(reportFits(main, null, 'main')).toBe(true);
     expect(reportFits(title, null, 'main')).toBe(false);
     expect(reportFits({ ...main, input: null }, 'anything', 'other')).toBe(true);
+  });
+
+  it('a hook that ran before the watched turn began reports an earlier turn, however late it arrives', () => {
+    const stop = { text: '<handoff>turn 1</handoff>', transcriptPath: null, input: null, thread: 's' };
+    expect(reportFits(stop, 'round 2', 's', { at: 1_000, since: 2_000 })).toBe(false);
+    expect(reportFits(stop, 'round 2', 's', { at: 2_500, since: 2_000 })).toBe(true);
+    expect(reportFits(stop, 'round 2', 's', { at: null, since: 2_000 })).toBe(true);
   });
 
   it("read Claude Code's Stop input and Codex's notify argument", () => {

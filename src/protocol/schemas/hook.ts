@@ -8,6 +8,8 @@ export const hookMessageSchema = z.strictObject({
   role: z.enum(ROLES),
   kind: z.enum(HOOK_KINDS),
   payload: z.unknown(),
+  /** When the hook ran (ms since the epoch): a report from before the watched turn began is a late one. */
+  at: z.number().int().nonnegative().optional(),
 });
 export type HookMessage = z.infer<typeof hookMessageSchema>;
 
@@ -66,7 +68,14 @@ export function readHookPayload(kind: HookKind, payload: unknown): HookReport | 
  * answered, the last one must be what relevo typed (Codex also reports its own title-generation
  * turns); for a turn someone else started, the report must come from the conversation seen before.
  */
-export function reportFits(report: HookReport, sent: string | null, thread: string | null): boolean {
+export function reportFits(
+  report: HookReport,
+  sent: string | null,
+  thread: string | null,
+  /** When the hook ran, and when the watched turn began: a hook that ran before it reports an earlier turn. */
+  timing: { readonly at: number | null; readonly since: number } = { at: null, since: 0 },
+): boolean {
+  if (timing.at !== null && timing.at < timing.since) return false;
   if (report.input === null) return true;
   if (sent !== null) return report.input.at(-1)?.trim() === sent.trim();
   return thread === null || report.thread === thread;
