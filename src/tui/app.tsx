@@ -344,9 +344,11 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const onResize = () => relayout();
   io.stdout.on('resize', onResize);
   // A signal, or a terminal that went away (writes fail), pauses the relay and ends the agents.
+  // Once: a write to a terminal that is gone fails again on each repaint the pause causes.
   let ended = false;
   const onSignal = (signal: string) => {
     if (ended) return;
+    ended = true;
     runner.dispatch({ type: 'pause', detail: signal });
     finish(runner.state.phase === 'done' ? 0 : 3);
   };
