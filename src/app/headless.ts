@@ -51,11 +51,9 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
     await runner.stop();
     journal.close();
     unlock();
+    if (final.phase === 'done') return EXIT_DONE;
+    // Agents in tmux or Herdr panes were let be: the line says where to find them.
     const lives = livesOn(agentPanes(runner), opened.tmuxSocket);
-    if (final.phase === 'done') {
-      if (lives !== '') io.stderr.write(`relevo-tui: done${lives}\n`);
-      return EXIT_DONE;
-    }
     const p = final.pause;
     const who = p?.role ? ` (${p.role})` : '';
     const detail = p?.detail ? `: ${p.detail}` : '';
