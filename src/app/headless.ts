@@ -48,6 +48,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
     else runner.start(goal);
     if (early !== null) interrupt(early);
     const final = await runner.settled();
+    finished = true;
     await runner.stop();
     journal.close();
     unlock();

@@ -95,6 +95,16 @@ describe.runIf(linux).concurrent('agents left running by a SIGKILLed relevo are 
     expect((await relevo(['runs'], cwd)).stderr).toBe('');
   });
 
+  it('--resume of the run stops them first, then goes on to done', async () => {
+    const cwd = tempDir('relevo-leftovers-');
+    const { runId, pid, child } = await killed(cwd);
+    const resumed = await relevo(['--headless', '--resume', '--builder', simCommand('builder'), '--builder-profile', 'sim'], cwd);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`^relevo-tui: stopped [12] agents? left running by run ${runId} \\(pids [\\d, ]+\\)$`));
+    expect([alive(pid), alive(child)]).toEqual([false, false]);
+    expect(lastLine(cwd)).toMatchObject({ type: 'done' });
+  });
+
   it('the next run in the same state dir stops them first', async () => {
     const cwd = tempDir('relevo-leftovers-');
     const { runId, pid, child } = await killed(cwd);
