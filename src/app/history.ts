@@ -5,6 +5,7 @@ import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffChe
 import { CheckpointStore } from './checkpoints.js';
 import { ConfigError } from './errors.js';
 import { lockHolder } from './journal.js';
+import { stopLeftovers } from './leftovers.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
@@ -179,6 +180,7 @@ export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEn
     const runsDir = join(stateDir, 'runs');
     const ids = runIds(runsDir);
     if (command === 'runs') {
+      await stopLeftovers(stateDir, (line) => io.stderr.write(`relevo-tui: ${line}\n`));
       const runs = ids.map((id) => loadRun(runsDir, id).summary);
       if (json) io.stdout.write(`${JSON.stringify(runs)}\n`);
       else if (runs.length === 0) io.stderr.write(`no runs in ${stateDir}\n`);

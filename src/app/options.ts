@@ -89,7 +89,16 @@ Commands:
   doctor [options]           check the agents these options (or relevo.toml) name: binary, version
                              against the tested range, profile, reply sources; exit 1 on a problem
 
-Exit codes: 0 done · 3 paused (reason on stderr and in the journal) · 2 bad usage or config.
+Exit codes:
+  0  done
+  2  bad usage or config (one line on stderr)
+  3  paused: the reason on stderr and in the journal; also on SIGINT, SIGTERM or SIGHUP (a closed
+     terminal) and, with --headless, when stdout's reader goes away (| head): the pause is journaled
+     (paused: user, the signal as its detail) and the agents relevo started are stopped, whatever
+     they started too. tmux and Herdr agents live on; the last line says where. --resume goes on.
+  1  an unexpected error
+  Killed (SIGKILL, 137): the journal stays consistent; agents left running are stopped by the next
+  relevo-tui in the same state dir (a new run, --resume, or relevo-tui runs), which says so.
 `;
 
 const int = (flag: string, min: number, max: number) =>

@@ -11,7 +11,9 @@ import { anchorMoved, inOrder, restoreState } from '../protocol/index.js';
 import { CheckpointStore } from './checkpoints.js';
 import { diffStat, gitAnchor } from './git.js';
 import { createRunDir, Journal, lockRun, readJournal } from './journal.js';
+import { recordAgents, stopLeftovers } from './leftovers.js';
 import { Memory } from './memory.js';
+import type { Pane } from '../pty/pane.js';
 import { backendFor } from './backends.js';
 import { relayConfig, RelayRunner, type AgentSpec } from './runner.js';
 import { withCliVersions } from './versions.js';
@@ -43,7 +45,17 @@ export function goalOf(options: Options): string {
 }
 
 type Size = { readonly cols: number; readonly rows: number };
-export type OpenedRun = { runner: RelayRunner; journal: Journal; dir: string; resumed: boolean; unlock: () => void };
+export type OpenedRun = {
+  runner: RelayRunner;
+  journal: Journal;
+  dir: string;
+  resumed: boolean;
+  unlock: () => void;
+  /** The tmux server's socket (`-L`) when the agents run in tmux panes on a named one. */
+  tmuxSocket: string | null;
+};
+
+const tmuxSocketOf = (o: Options): string | null => (o.backend.kind === 'tmux' ? o.backend.socket : null);
 
 /** How the agents, from the working directory, reach `dir` (relative when inside it, with `/`). */
 function reachable(cwd: string, dir: string): string {
@@ -53,8 +65,24 @@ function reachable(cwd: string, dir: string): string {
 
 /** A new run, or with `--resume` the interrupted one; then both agents are launched in terminals of `size`. */
 export async function openRun(options: Options, version: string, env: NodeJS.ProcessEnv, size: Size, onLine?: (line: JournalLine) => void): Promise<OpenedRun> {
-  return options.resume === false ? createRun(options, version, env, size, onLine) : resumeRun(options, options.resume, version, env, size, onLine);
+  // Agents a killed relevo left running (in any run of this state dir) are stopped first.
+  const stateDir = resolve(process.cwd(), options.stateDir);
+  await stopLeftovers(stateDir, (line) => process.stderr.write(`relevo-tui: ${line}\n`));
+  const opened = await (options.resume === false ? createRun(options, version, env, size, onLine) : resumeRun(options, options.resume, version, env, size, onLine));
+  try {
+    recordAgents(opened.dir, agentPanes(opened.runner));
+  } catch (error) {
+    // Agents not recorded could not be found after a crash: the run does not start without that.
+    await opened.runner.stop();
+    opened.journal.close();
+    opened.unlock();
+    throw startError(error, stateDir);
+  }
+  return opened;
 }
+
+/** The runner's two panes. */
+export const agentPanes = (runner: RelayRunner): Record<Role, Pane> => ({ planner: runner.agents.planner.pane, builder: runner.agents.builder.pane });
 
 async function memoryFor(options: Options, env: NodeJS.ProcessEnv, cwd: string): Promise<Memory | null> {
   return options.memory ? Memory.open(env, cwd) : null;
@@ -98,9 +126,9 @@ export async function createRun(
       runPath: reachable(cwd, dir),
       memory: await memoryFor(options, env, cwd),
       panes,
-      tmuxSocket: options.backend.kind === 'tmux' ? options.backend.socket : null,
+      tmuxSocket: tmuxSocketOf(options),
     });
-    return { runner, journal, dir, resumed: false, unlock };
+    return { runner, journal, dir, resumed: false, unlock, tmuxSocket: tmuxSocketOf(options) };
   } catch (error) {
     // Nothing is left locked, and a run that never journaled a line is not left at all.
     journal?.close();
@@ -248,7 +276,7 @@ export async function resumeRun(
         diff_stat: stale.diff,
       });
     }
-    return { runner, journal, dir, resumed: true, unlock };
+    return { runner, journal, dir, resumed: true, unlock, tmuxSocket: tmuxSocketOf(where) };
   } catch (error) {
     await runner?.stop();
     journal?.close();

@@ -95,7 +95,8 @@ export type RelayEvent =
   | { readonly type: 'agent-unblocked'; readonly role: Role }
   | { readonly type: 'blocked-timeout'; readonly role: Role }
   | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
-  | { readonly type: 'pause' }
+  /** The person (or a signal to relevo, named in `detail`) stops the relay. */
+  | { readonly type: 'pause'; readonly detail?: string }
   | { readonly type: 'resume' }
   | { readonly type: 'set-step'; readonly on: boolean }
   | { readonly type: 'edit-pending'; readonly body: string }
@@ -316,7 +317,7 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
     }
     case 'pause':
       if (state.phase !== 'running') return { state, effects: [] };
-      return pause(state, 'user');
+      return pause(state, 'user', event.detail !== undefined ? { detail: event.detail } : {});
     case 'resume': {
       if (state.phase !== 'paused') return { state, effects: [] };
       const grant = state.pause?.reason === 'max_rounds';

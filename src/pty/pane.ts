@@ -1,6 +1,7 @@
 import pty from 'node-pty';
 import { Emitter, type Event } from './emitter.js';
 import type { AgentState } from '../protocol/index.js';
+import { endProcesses, groupAlive, procStat, sessionOf } from './procs.js';
 import { Screen } from './screen.js';
 import { OutputHistory } from './output-history.js';
 
@@ -33,6 +34,8 @@ export interface Pane {
   readonly cwd: string | null;
   /** False when relevo mirrors a pane it does not own: it never resizes or kills it. */
   readonly owned: boolean;
+  /** The program's pid, when relevo started it (its process group's and session's id too). */
+  readonly pid?: number;
   /** The agent's state as its multiplexer reports it (Herdr), combined with the profile's screen rules. */
   readonly reported?: AgentState | null;
   /** The pane's recent output, wrapped lines joined (Herdr's recent-unwrapped), for the turn's reply. */
@@ -63,6 +66,8 @@ export class LocalPane implements Pane {
   readonly onExit = this.#onExit.event;
   #lastChangeAt = Date.now();
   #exit: PaneExit | null = null;
+  /** The program's start time (`/proc/<pid>/stat`), or null without /proc. */
+  readonly #started: string | null;
 
   constructor(options: PaneOptions) {
     const [file, ...args] = options.argv;
@@ -77,6 +82,7 @@ export class LocalPane implements Pane {
       env: { ...options.env },
       encoding: null,
     });
+    this.#started = procStat(this.#pty.pid)?.start ?? null;
     this.#pty.onData((data: string | Buffer) => {
       this.#lastChangeAt = Date.now();
       const text = this.history.write(typeof data === 'string' ? data : new Uint8Array(data));
@@ -118,24 +124,37 @@ export class LocalPane implements Pane {
     this.screen.resize(cols, rows);
   }
 
-  /** Ends the program: SIGTERM, then SIGKILL after `graceMs`. Resolves once it exited. */
+  /**
+   * Ends the program and everything it started in its terminal's session (its children, whatever
+   * signals they ignore): SIGTERM, then SIGKILL after `graceMs`. Resolves once it exited.
+   */
   async kill(graceMs = 2000): Promise<void> {
-    if (this.#exit !== null) return;
-    const exited = new Promise<void>((resolve) => this.onExit(() => resolve()));
-    try {
-      this.#pty.kill('SIGTERM');
-    } catch {
-      return;
+    const pid = this.#pty.pid;
+    const exited = this.#exit !== null ? Promise.resolve() : new Promise<void>((resolve) => this.onExit(() => resolve()));
+    if (this.#started !== null) {
+      // Once it exited, its pid may be another program's: only a session still its own is ended.
+      const leader = procStat(pid);
+      if (leader === null || leader.start === this.#started) await endProcesses(() => sessionOf(pid) ?? [], graceMs);
+    } else if (this.#exit === null || groupAlive(pid)) {
+      this.#signal('SIGTERM');
+      const timer = setTimeout(() => this.#signal('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
     }
-    const timer = setTimeout(() => {
+    await exited;
+  }
+
+  /** Signals the program's process group, or the program alone where that fails. */
+  #signal(sig: NodeJS.Signals): void {
+    try {
+      process.kill(-this.#pty.pid, sig);
+    } catch {
       try {
-        this.#pty.kill('SIGKILL');
+        this.#pty.kill(sig);
       } catch {
         /* already gone */
       }
-    }, graceMs);
-    await exited;
-    clearTimeout(timer);
+    }
   }
 
   dispose(): void {

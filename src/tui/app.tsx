@@ -1,6 +1,7 @@
 import type { Options } from '../app/options.js';
-import { openRun } from '../app/setup.js';
 import { guardProcess } from '../app/faults.js';
+import { livesOn } from '../app/leftovers.js';
+import { agentPanes, openRun } from '../app/setup.js';
 import { untestedNote } from '../app/versions.js';
 import { Attention } from '../app/attention.js';
 import { DEMO_GOAL } from '../app/options.js';
@@ -33,7 +34,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const cwd = process.cwd();
   let view: Layout = layout(term.cols, term.rows, CHROME_ROWS, 'planner', false);
   const firstInner = view.panes.planner?.inner ?? { width: options.cols, height: options.rows };
-  const { runner, journal, dir, unlock } = await openRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
+  const { runner, journal, dir, unlock, tmuxSocket } = await openRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
   const agents = runner.agents;
 
   // The band names each agent; one outside its profile's tested range says so (`codex 0.180.0?`).
@@ -349,12 +350,19 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   io.stdin.on('data', onData);
   const onResize = () => relayout();
   io.stdout.on('resize', onResize);
-  const onSignal = () => {
-    runner.dispatch({ type: 'pause' });
+  // A signal, or a terminal that went away (writes fail), pauses the relay and ends the agents.
+  // Once: a write to a terminal that is gone fails again on each repaint the pause causes.
+  let ended = false;
+  const onSignal = (signal: string) => {
+    if (ended) return;
+    ended = true;
+    runner.dispatch({ type: 'pause', detail: signal });
     finish(runner.state.phase === 'done' ? 0 : 3);
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onSignal);
+  const onWriteError = (error: NodeJS.ErrnoException) => onSignal(`terminal gone (${error.code ?? error.message})`);
+  io.stdout.on('error', onWriteError);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   const unguard = guardProcess(runner.fault);
   const restore = () => term.leave();
   process.once('exit', restore);
@@ -363,6 +371,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   if (resuming) runner.resumeRun();
   else if (goal !== null) runner.start(goal);
   const code = await finished;
+  ended = true;
 
   io.stdin.off('data', onData);
   io.stdout.off('resize', onResize);
@@ -379,7 +388,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  const resume = runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`;
+  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`}${livesOn(agentPanes(runner), tmuxSocket)}`;
   io.stdout.write(`relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`);
   return code;
 }

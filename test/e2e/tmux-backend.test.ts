@@ -71,6 +71,14 @@ describe('tmux backend', () => {
     expect((await tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_current_command} #{pane_dead}')).stdout).toBe('%0 node 0\n%1 node 0');
   });
 
+  it('a pause says where the agents live on (their tmux panes, the socket) and leaves them running', async () => {
+    const { cwd, socket, tmux } = await agentsInTmux();
+    const result = await relevo(['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', GOAL, '--max-rounds', '1'], cwd);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(new RegExp(`^relevo-tui: paused: max_rounds .*; the agents live on: planner in tmux %0, builder in tmux %1 \\(tmux -L ${socket}\\)$`));
+    expect((await tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_current_command} #{pane_dead}')).stdout).toBe('%0 node 0\n%1 node 0');
+  });
+
   it('--tmux-launch starts both agents in a new tmux session and relays to done', async () => {
     const cwd = tempDir('relevo-tmux-');
     const { socket, tmux } = server();

@@ -1,0 +1,107 @@
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { ROLES, type Role } from '../protocol/index.js';
+import type { Pane } from '../pty/pane.js';
+import { allProcesses, endProcesses, hasEnv, procStat, type Proc } from '../pty/procs.js';
+
+/** How long a leftover agent gets between SIGTERM and SIGKILL. */
+const LEFTOVER_GRACE_MS = 2000;
+
+const agentRecord = z.object({
+  role: z.enum(ROLES),
+  pid: z.number().int().positive(),
+  pgid: z.number().int().positive(),
+  sid: z.number().int().positive(),
+  /** Its start time (clock ticks since boot, `/proc/<pid>/stat`): tells it from a later process given the same pid. */
+  start: z.string().nullable(),
+});
+const lockSchema = z.looseObject({ pid: z.number().int().positive(), agents: z.array(agentRecord).optional() });
+type AgentRecord = z.infer<typeof agentRecord>;
+
+function readLock(dir: string): z.infer<typeof lockSchema> | null {
+  try {
+    const parsed = lockSchema.safeParse(JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process `pid` is there (one of another user counts: it cannot be signalled, so it is there). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Writes into the run's lock the agents relevo started (panes it owns), with what identifies each
+ * later: its pid, process group, session and start time. Tmux and Herdr panes are not recorded.
+ */
+export function recordAgents(dir: string, panes: Readonly<Record<Role, Pane>>): void {
+  const lock = readLock(dir);
+  if (lock === null || lock.pid !== process.pid) return;
+  const agents: AgentRecord[] = ROLES.flatMap((role) => {
+    const pid = panes[role].owned ? panes[role].pid : undefined;
+    if (pid === undefined) return [];
+    const stat = procStat(pid);
+    return [{ role, pid, pgid: stat?.pgid ?? pid, sid: stat?.sid ?? pid, start: stat?.start ?? null }];
+  });
+  const path = join(dir, 'lock');
+  writeFileSync(`${path}.tmp`, `${JSON.stringify({ ...lock, agents })}\n`);
+  renameSync(`${path}.tmp`, path);
+}
+
+/**
+ * The live processes of a recorded agent: its group and session while the agent itself is still the
+ * same process (same start time); else only those that carry the run's id in their environment.
+ */
+function membersOf(agent: AgentRecord, runId: string): Proc[] {
+  const procs = allProcesses() ?? [];
+  const leader = procs.find((p) => p.pid === agent.pid);
+  const same = leader !== undefined && agent.start !== null && leader.start === agent.start;
+  const inRun = (p: Proc) => same || hasEnv(p.pid, `RELEVO_RUN_ID=${runId}`);
+  return procs.filter((p) => (p.pid === agent.pid || p.pgid === agent.pgid || p.sid === agent.sid) && p.pid !== process.pid && inRun(p));
+}
+
+/**
+ * Runs under `<stateDir>/runs` whose relevo died (its lock left by a process that is gone) may have
+ * left agents running: each one still there (checked against its recorded identity) is stopped,
+ * SIGTERM then SIGKILL, and `say` is told in one line per run. Without /proc, nothing is done.
+ */
+export async function stopLeftovers(stateDir: string, say: (line: string) => void): Promise<void> {
+  const runs = join(stateDir, 'runs');
+  let ids: string[];
+  try {
+    ids = readdirSync(runs);
+  } catch {
+    return;
+  }
+  if (procStat(process.pid) === null) return;
+  for (const id of ids.sort()) {
+    const dir = join(runs, id);
+    if (!existsSync(join(dir, 'lock'))) continue;
+    const lock = readLock(dir);
+    if (lock === null || lock.agents === undefined || lock.agents.length === 0 || alive(lock.pid)) continue;
+    const runId = basename(dir);
+    const found = lock.agents.filter((a) => membersOf(a, runId).length > 0);
+    if (found.length === 0) continue;
+    const pids = await endProcesses(() => found.flatMap((a) => membersOf(a, runId)), LEFTOVER_GRACE_MS);
+    say(`stopped ${found.length} agent${found.length === 1 ? '' : 's'} left running by run ${runId} (pids ${pids.join(', ')})`);
+  }
+}
+
+/**
+ * Where agents relevo does not own live on after it exits (tmux or Herdr panes), for its exit line:
+ * `; the agents live on: planner in tmux %3, builder in tmux %4 (tmux -L sock)`, or '' when relevo owned them.
+ */
+export function livesOn(panes: Readonly<Record<Role, Pane>>, tmuxSocket: string | null = null): string {
+  const kept = ROLES.filter((role) => !panes[role].owned);
+  if (kept.length === 0) return '';
+  const socket = tmuxSocket !== null && kept.some((role) => panes[role].where.startsWith('tmux ')) ? ` (tmux -L ${tmuxSocket})` : '';
+  return `; the agents live on: ${kept.map((role) => `${role} in ${panes[role].where}`).join(', ')}${socket}`;
+}
