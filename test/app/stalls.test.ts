@@ -35,6 +35,12 @@ describe('StallWatcher', () => {
     w.state('planner', 'blocked', 5);
     w.tick(25 * MIN);
     expect(reports).toEqual([]);
+    // Answered at 25 min: busy from then on, so stalled 20 min later, not at once.
+    w.state('planner', 'busy', 25 * MIN);
+    w.tick(26 * MIN);
+    expect(reports).toEqual([]);
+    w.tick(45 * MIN);
+    expect(reports).toEqual([['planner', { role: 'planner', why: 'busy', forMs: 20 * MIN }]]);
   });
 
   it('reports an agent flapping busy/idle (10 changes within 30 s) with no turn end, once', () => {
