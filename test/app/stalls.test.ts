@@ -76,6 +76,8 @@ describe('durations', () => {
   });
 });
 
+const blank = () => initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+
 /** Just the events Attention listens to, fired by the test. */
 function fakeAgent() {
   const e = { hold: new Emitter<boolean>(), began: new Emitter<{ sent: string | null }>(), ended: new Emitter<unknown>(), state: new Emitter<string>() };
@@ -94,7 +96,7 @@ describe('Attention', () => {
   it('journals a held delivery once with its round, keeps the band note until it goes on, and gives up a hold on pause', () => {
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
     const changes = new Emitter<RelayState>();
-    const base = initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+    const base = blank();
     let state: RelayState = { ...base, phase: 'running', pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't' } };
     const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, get state() { return state; }, onChange: changes.event };
     const journal: JournalEntry[] = [];
@@ -117,7 +119,7 @@ describe('Attention', () => {
   it('journals a stalled turn once (with why and for how long), shows it in the band, and clears it at the turn end', () => {
     vi.useFakeTimers();
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
-    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, state: initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' }), onChange: new Emitter<RelayState>().event };
+    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, state: blank(), onChange: new Emitter<RelayState>().event };
     const journal: JournalEntry[] = [];
     let now = 0;
     const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => now);

@@ -12,17 +12,10 @@ import { loadProfile } from '../../src/app/profiles.js';
 import { AgentPane } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { BIN, tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/until.js';
 
 const LINE_AGENT = fileURLToPath(new URL('../helpers/line-agent.mjs', import.meta.url));
 const MESSAGE = '[relevo ronda 1 · de planner]\nStep 1 of 3: write the failing tests';
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const records = (file: string): string[] =>
   existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { text: string }).text) : [];

@@ -12,20 +12,13 @@ import { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/until.js';
 
 const FAKE = fileURLToPath(new URL('../helpers/flapping-agent.mjs', import.meta.url));
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0)) await c();
 });
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function watch(mode: 'flap' | 'busy', stallAfterMs: number) {
   const pane = (role: 'planner' | 'builder') =>
