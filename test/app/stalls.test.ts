@@ -83,11 +83,10 @@ function fakeAgent() {
   const e = { hold: new Emitter<boolean>(), began: new Emitter<{ sent: string | null }>(), ended: new Emitter<unknown>(), state: new Emitter<string>() };
   let withdrawn = 0;
   const agent = {
-    onHold: e.hold.event,
+    hold: { onChange: e.hold.event, withdraw: () => void withdrawn++ },
     onTurnBegan: e.began.event,
     onTurnEnded: e.ended.event,
     onState: e.state.event,
-    withdrawHold: () => void withdrawn++,
   };
   return { agent: agent as unknown as AgentPane, e, withdrawn: () => withdrawn };
 }

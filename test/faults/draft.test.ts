@@ -39,7 +39,7 @@ function open(argv: string[], profile: string): AgentPane {
 /** Starts a delivery and resolves once it is held (or, when it is not, with its result). */
 async function heldDelivery(agent: AgentPane, text: string) {
   const holds: boolean[] = [];
-  agent.onHold((on) => holds.push(on));
+  agent.hold.onChange((on) => holds.push(on));
   const delivery = agent.deliver(text, 20_000);
   const first = await Promise.race([delivery.then((r) => ({ result: r })), until('the hold', () => holds[0] === true, 20_000).then(() => 'held')]);
   return { delivery, holds, first };
@@ -86,7 +86,7 @@ describe('a draft in the input box (the input line is read from the screen: sim)
     await until('the draft on screen', () => agent.inputText() === 'draft');
     const { delivery, first } = await heldDelivery(agent, MESSAGE);
     expect(first).toBe('held');
-    agent.withdrawHold();
+    agent.hold.withdraw();
     expect(await delivery).toMatchObject({ ok: false, detail: expect.stringContaining('paused') });
     expect(agent.inputText()).toBe('draft');
   });
