@@ -38,10 +38,10 @@ export class Attention {
     });
     for (const role of ROLES) {
       const agent = runner.agents[role];
-      agent.onHold((on) => {
+      agent.hold.onChange((on) => {
         if (!on) return this.#set('held', role, null);
         // Paused already: the held delivery gives up at once (the message stays pending).
-        if (runner.state.phase === 'paused') agent.withdrawHold();
+        if (runner.state.phase === 'paused') agent.hold.withdraw();
         const round = runner.state.pending?.round ?? runner.state.round;
         journal.append({ type: 'delivery_held', role, round });
         this.#set('held', role, heldNote(role, round));
@@ -51,7 +51,7 @@ export class Attention {
       agent.onState((state) => stalls.state(role, state, clock()));
     }
     runner.onChange((state) => {
-      if (state.phase === 'paused') for (const role of ROLES) runner.agents[role].withdrawHold();
+      if (state.phase === 'paused') for (const role of ROLES) runner.agents[role].hold.withdraw();
     });
     this.#timer = setInterval(() => stalls.tick(clock()), TICK_MS);
     this.#timer.unref();

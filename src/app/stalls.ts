@@ -53,6 +53,8 @@ export class StallWatcher {
   state(role: Role, state: AgentState | 'exited', now: number): void {
     if (state === 'exited') return this.turnEnded(role);
     const t = this.#track(role);
+    // Time spent waiting on a prompt is not time busy: the clock starts again when it is answered.
+    if (t.blocked && state !== 'blocked' && t.began !== null) t.began = now;
     t.blocked = state === 'blocked';
     t.changes = [...t.changes.filter((at) => now - at < this.#flapWindowMs), now];
     if (t.changes.length >= this.#flapChanges) this.#stall(role, t, 'flapping', now - t.changes[0]!);

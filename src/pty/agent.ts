@@ -1,7 +1,7 @@
 import { captureGroups, chromeStart, draftSource, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
 import { detect, type Detection } from './detect.js';
 import { deliver, type DeliveryResult, type DeliveryStage } from './deliver.js';
-import { KeyDraft } from './draft.js';
+import { DraftHold, KeyDraft } from './draft.js';
 import { Emitter } from './emitter.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
@@ -32,9 +32,6 @@ export class AgentPane {
   readonly #onState = new Emitter<AgentState | 'exited'>();
   readonly #onEvaluated = new Emitter<void>();
   readonly #onTurnBegan = new Emitter<{ readonly sent: string | null }>();
-  readonly #onHold = new Emitter<boolean>();
-  /** A delivery waits for the person's draft in the input box (true), or goes on (false). */
-  readonly onHold = this.#onHold.event;
   /** A turn started: relevo submitted a message, or someone typed into the agent directly. */
   readonly onTurnBegan = this.#onTurnBegan.event;
   readonly onTurnEnded = this.#onTurnEnded.event;
@@ -52,7 +49,8 @@ export class AgentPane {
   #userTyped = false;
   /** The person's unsent keys, for a profile whose input box cannot be read. */
   readonly #keys = new KeyDraft();
-  #holdWithdrawn = false;
+  /** A delivery waiting for the person's draft to be sent or cleared. */
+  readonly hold = new DraftHold();
   #sent: string | undefined;
   /** Output history offsets: where the turn began, and where the agent was last idle. */
   #logFrom = 0;
@@ -94,21 +92,6 @@ export class AgentPane {
   /** The person's unsent draft: the input line's text, or the keys they typed since their last submit (`deliver.draft`). */
   draft(): string {
     return draftSource(this.profile.data) === 'keys' ? this.#keys.text : (this.inputText() ?? '');
-  }
-
-  /** Delivery is held by a draft (true) or goes on (false). */
-  holding(on: boolean): void {
-    if (on) this.#holdWithdrawn = false;
-    this.#onHold.fire(on);
-  }
-
-  /** The relay paused: a delivery held by a draft gives up (its message stays pending). */
-  withdrawHold(): void {
-    this.#holdWithdrawn = true;
-  }
-
-  get holdWithdrawn(): boolean {
-    return this.#holdWithdrawn;
   }
 
   /** Text still in the agent's input box, or null when no input line is on screen. */
@@ -238,7 +221,8 @@ export class AgentPane {
     this.#clearTimer();
     this.#turnStart?.dispose();
     this.#idleStart?.dispose();
-    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan, this.#onHold]) e.dispose();
+    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan]) e.dispose();
+    this.hold.dispose();
   }
 }
 

@@ -51,13 +51,13 @@ async function waitReady(agent: AgentPane, readyTimeoutMs: number): Promise<true
         if (idle()) return true;
         continue;
       }
-      if (!held) agent.holding((held = true));
-      const cleared = await waitFor(agent, () => agent.holdWithdrawn || agent.draft() === '', Infinity);
+      if (!held) agent.hold.set((held = true));
+      const cleared = await waitFor(agent, () => agent.hold.withdrawn || agent.draft() === '', Infinity);
       if (cleared !== true) return cleared;
-      if (agent.holdWithdrawn) return 'the relay paused while the person\'s draft held the delivery';
+      if (agent.hold.withdrawn) return 'the relay paused while the person\'s draft held the delivery';
     }
   } finally {
-    if (held) agent.holding(false);
+    if (held) agent.hold.set(false);
   }
 }
 

@@ -1,3 +1,5 @@
+import { Emitter } from './emitter.js';
+
 /**
  * What a person has typed into an agent's input box and not sent, for an agent whose input box
  * cannot be read: counted from their keys. Enter submits, Ctrl-U and Ctrl-C clear, Backspace
@@ -28,5 +30,32 @@ export class KeyDraft {
   /** The agent's input went away with it (it exited, or relevo cleared it). */
   clear(): void {
     this.#text = '';
+  }
+}
+
+/**
+ * A delivery held by a person's draft: `onChange` fires true when it starts waiting and false when it
+ * goes on or gives up; `withdraw()` (the relay paused) makes a waiting delivery give up.
+ */
+export class DraftHold {
+  readonly #onChange = new Emitter<boolean>();
+  readonly onChange = this.#onChange.event;
+  #withdrawn = false;
+
+  get withdrawn(): boolean {
+    return this.#withdrawn;
+  }
+
+  set(on: boolean): void {
+    if (on) this.#withdrawn = false;
+    this.#onChange.fire(on);
+  }
+
+  withdraw(): void {
+    this.#withdrawn = true;
+  }
+
+  dispose(): void {
+    this.#onChange.dispose();
   }
 }

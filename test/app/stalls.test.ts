@@ -35,6 +35,12 @@ describe('StallWatcher', () => {
     w.state('planner', 'blocked', 5);
     w.tick(25 * MIN);
     expect(reports).toEqual([]);
+    // Answered at 25 min: busy from then on, so stalled 20 min later, not at once.
+    w.state('planner', 'busy', 25 * MIN);
+    w.tick(26 * MIN);
+    expect(reports).toEqual([]);
+    w.tick(45 * MIN);
+    expect(reports).toEqual([['planner', { role: 'planner', why: 'busy', forMs: 20 * MIN }]]);
   });
 
   it('reports an agent flapping busy/idle (10 changes within 30 s) with no turn end, once', () => {
@@ -70,16 +76,17 @@ describe('durations', () => {
   });
 });
 
+const blank = () => initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+
 /** Just the events Attention listens to, fired by the test. */
 function fakeAgent() {
   const e = { hold: new Emitter<boolean>(), began: new Emitter<{ sent: string | null }>(), ended: new Emitter<unknown>(), state: new Emitter<string>() };
   let withdrawn = 0;
   const agent = {
-    onHold: e.hold.event,
+    hold: { onChange: e.hold.event, withdraw: () => void withdrawn++ },
     onTurnBegan: e.began.event,
     onTurnEnded: e.ended.event,
     onState: e.state.event,
-    withdrawHold: () => void withdrawn++,
   };
   return { agent: agent as unknown as AgentPane, e, withdrawn: () => withdrawn };
 }
@@ -88,7 +95,7 @@ describe('Attention', () => {
   it('journals a held delivery once with its round, keeps the band note until it goes on, and gives up a hold on pause', () => {
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
     const changes = new Emitter<RelayState>();
-    const base = initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+    const base = blank();
     let state: RelayState = { ...base, phase: 'running', pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't' } };
     const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, get state() { return state; }, onChange: changes.event };
     const journal: JournalEntry[] = [];
@@ -111,7 +118,7 @@ describe('Attention', () => {
   it('journals a stalled turn once (with why and for how long), shows it in the band, and clears it at the turn end', () => {
     vi.useFakeTimers();
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
-    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, state: initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' }), onChange: new Emitter<RelayState>().event };
+    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, state: blank(), onChange: new Emitter<RelayState>().event };
     const journal: JournalEntry[] = [];
     let now = 0;
     const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => now);

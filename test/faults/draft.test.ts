@@ -12,17 +12,10 @@ import { loadProfile } from '../../src/app/profiles.js';
 import { AgentPane } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { BIN, tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/until.js';
 
 const LINE_AGENT = fileURLToPath(new URL('../helpers/line-agent.mjs', import.meta.url));
 const MESSAGE = '[relevo ronda 1 · de planner]\nStep 1 of 3: write the failing tests';
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const records = (file: string): string[] =>
   existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { text: string }).text) : [];
@@ -46,7 +39,7 @@ function open(argv: string[], profile: string): AgentPane {
 /** Starts a delivery and resolves once it is held (or, when it is not, with its result). */
 async function heldDelivery(agent: AgentPane, text: string) {
   const holds: boolean[] = [];
-  agent.onHold((on) => holds.push(on));
+  agent.hold.onChange((on) => holds.push(on));
   const delivery = agent.deliver(text, 20_000);
   const first = await Promise.race([delivery.then((r) => ({ result: r })), until('the hold', () => holds[0] === true, 20_000).then(() => 'held')]);
   return { delivery, holds, first };
@@ -93,7 +86,7 @@ describe('a draft in the input box (the input line is read from the screen: sim)
     await until('the draft on screen', () => agent.inputText() === 'draft');
     const { delivery, first } = await heldDelivery(agent, MESSAGE);
     expect(first).toBe('held');
-    agent.withdrawHold();
+    agent.hold.withdraw();
     expect(await delivery).toMatchObject({ ok: false, detail: expect.stringContaining('paused') });
     expect(agent.inputText()).toBe('draft');
   });

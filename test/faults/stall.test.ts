@@ -1,0 +1,58 @@
+/**
+ * An agent that never ends its turn is shown, never waited on silently: busy past `stall_after`, or
+ * flapping busy/idle every 50 ms. Real pseudo-terminals, a fake agent read through the sim profile,
+ * wired as the TUI and headless wire it (Attention over the agents, journal entries out).
+ */
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Attention } from '../../src/app/attention.js';
+import { loadProfile } from '../../src/app/profiles.js';
+import { initialState, type JournalEntry, type RelayState } from '../../src/protocol/index.js';
+import { AgentPane } from '../../src/pty/agent.js';
+import { Emitter } from '../../src/pty/emitter.js';
+import { LocalPane } from '../../src/pty/pane.js';
+import { tempDir } from '../helpers/cli.js';
+import { until } from '../helpers/until.js';
+
+const FAKE = fileURLToPath(new URL('../helpers/flapping-agent.mjs', import.meta.url));
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+});
+
+function watch(mode: 'flap' | 'busy', stallAfterMs: number) {
+  const pane = (role: 'planner' | 'builder') =>
+    new LocalPane({ argv: [process.execPath, FAKE, role === 'builder' ? mode : 'busy'], cwd: tempDir(), env: process.env as Record<string, string>, cols: 80, rows: 10 });
+  const sim = loadProfile('sim', 'test');
+  const agents = { planner: new AgentPane('planner', pane('planner'), sim), builder: new AgentPane('builder', pane('builder'), sim) };
+  const state: RelayState = initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+  const journal: JournalEntry[] = [];
+  const attention = new Attention({ agents, state, onChange: new Emitter<RelayState>().event }, { append: (e) => (journal.push(e), undefined as never) }, stallAfterMs);
+  cleanup.push(async () => {
+    attention.dispose();
+    for (const agent of Object.values(agents)) {
+      await agent.pane.kill(300);
+      agent.dispose();
+    }
+  });
+  return { agents, journal, attention };
+}
+
+describe('stalled agents', () => {
+  it('an agent flapping busy/idle every 50 ms with no turn end is journaled once as stalled (flapping) and shown', async () => {
+    const { agents, journal, attention } = watch('flap', 3_600_000);
+    agents.builder.beginTurn('step 1');
+    await until('the stall', () => journal.some((e) => e.type === 'stalled'));
+    expect(journal.filter((e) => e.type === 'stalled')).toEqual([{ type: 'stalled', role: 'builder', why: 'flapping', for_ms: expect.any(Number) }]);
+    expect(attention.notes.builder).toMatch(/^builder: stalled — flapping busy\/idle/);
+    expect(agents.builder.inTurn).toBe(true); // still waited for: nothing was done about it
+  });
+
+  it('a turn busy past stall_after is journaled once as stalled (busy) and shown', async () => {
+    const { agents, journal, attention } = watch('busy', 1500);
+    agents.builder.beginTurn('step 1');
+    await until('the stall', () => journal.some((e) => e.type === 'stalled' && e.role === 'builder'));
+    expect(journal.filter((e) => e.type === 'stalled' && e.role === 'builder')).toEqual([{ type: 'stalled', role: 'builder', why: 'busy', for_ms: expect.any(Number) }]);
+    expect(attention.notes.builder).toMatch(/^builder: stalled — busy \d+s with no turn end$/);
+  });
+});
