@@ -295,6 +295,8 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       return onDelivered(state, event);
     case 'delivery-failed': {
       if (state.pending?.to !== event.to || !state.delivering) return { state, effects: [] };
+      // Already paused (the person paused while the delivery waited on their draft): it stays pending, one pause.
+      if (state.phase === 'paused') return { state: { ...state, delivering: false }, effects: [] };
       return pause({ ...state, delivering: false }, 'delivery_failed', { role: event.to, detail: event.detail });
     }
     case 'ack-refused': {

@@ -244,6 +244,13 @@ describe('relay machine', () => {
     expect(again.state.budget).toBe(10);
   });
 
+  it('a delivery given up because the person paused (it waited on their draft) leaves one pause, the message pending', () => {
+    const paused = run([{ type: 'start', goal: 'G' }, { type: 'pause' }, { type: 'delivery-failed', to: 'planner', detail: 'the relay paused' }]);
+    expect(journal(paused.effects).filter((e) => e.type === 'paused')).toMatchObject([{ type: 'paused', reason: 'user' }]);
+    expect(paused.state).toMatchObject({ phase: 'paused', delivering: false, pause: { reason: 'user' }, pending: { kind: 'goal', to: 'planner' } });
+    expect(deliveries(run([{ type: 'resume' }], flagConfig, paused.state).effects)).toMatchObject([{ kind: 'goal', to: 'planner' }]);
+  });
+
   it('journals a blocked agent and pauses with agent_blocked only when the wait times out', () => {
     const base = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
     const blocked = run([...base, { type: 'agent-blocked', role: 'planner', detail: 'permission-prompt' }]);
