@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/app/checkpoints.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { BIN, onlyRunJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { runProcesses } from '../helpers/procs.js';
+import { until } from '../helpers/until.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const HEADER = /^\[relevo ronda (\d+) · de (planner|builder)\]$/m;
@@ -68,11 +70,14 @@ const args = (cwd: string) => [
 
 /** Resumes the killed run and checks that nothing was lost and nothing acknowledged was typed again. */
 async function resumeAndCheck(cwd: string) {
+  // The killed relevo's agents go away on their own (their terminal hung up); until then one may still
+  // record the message typed right before the kill, which is not what the restarted agents received.
+  const runId = runDirOf(cwd).split('/').at(-1)!;
+  await until("the killed run's agents to exit", () => runProcesses(runId).length === 0);
   const before = snapshot(cwd);
   const receivedBefore = { planner: received(cwd, 'planner').length, builder: received(cwd, 'builder').length };
   const resumed = await relevo(['--headless', '--resume'], cwd);
-  // Nothing on stderr, unless the killed relevo's agents were still going away: then one line says they were stopped.
-  expect(resumed.stderr).toMatch(/^(relevo-tui: stopped [12] agents? left running by run \S+ \(pids [\d, ]+\))?$/);
+  expect(resumed.stderr).toBe('');
   expect(resumed.exitCode).toBe(0);
 
   const { lines } = onlyRunJournal(join(cwd, '.relevo'));

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { onlyRunJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, recordedSims, relevo, tempDir } from '../helpers/cli.js';
 import { fakeMnemosyne } from '../helpers/fake-mnemosyne.js';
 import { gitRepo } from '../helpers/git.js';
 
@@ -10,24 +10,7 @@ const GOAL = 'Add pagination to /users with tests';
 const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
   lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
-/** A run on two recorded simulators; the records live outside the working directory (it may be a git repo). */
-function setup() {
-  const cwd = tempDir('relevo-persist-');
-  const records = tempDir('relevo-records-');
-  const record = (role: Role) => join(records, `${role}.record`);
-  const received = (role: Role): string[] => recorded(record(role));
-  const args = (...extra: string[]) => [
-    '--headless',
-    '--goal',
-    GOAL,
-    '--planner',
-    simCommand('planner', '--record', record('planner')),
-    '--builder',
-    simCommand('builder', '--record', record('builder')),
-    ...extra,
-  ];
-  return { cwd, received, args };
-}
+const setup = () => recordedSims(GOAL, 'relevo-persist-');
 
 describe.concurrent('file delivery (seed 003)', () => {
   it('--deliver file types the header and the path of HANDOFF.md; the agents read it and the run completes', async () => {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, parseJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
-import { alive, runProcesses, stubbornCommand, stubbornPids, theRun, until } from './processes.js';
+import { alive, runProcesses, stubbornCommand, stubbornPids, theRun } from '../helpers/procs.js';
+import { until } from '../helpers/until.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const linux = process.platform === 'linux';

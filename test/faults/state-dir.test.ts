@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, recordedSims, relevo, tempDir } from '../helpers/cli.js';
 import { processesMentioning } from '../helpers/procs.js';
 
 // The state directory's faults, injected with RELEVO_FSFAULT (see src/app/fsfault.ts): CI runs as
@@ -12,19 +12,8 @@ const GOAL = 'Add pagination to /users with tests';
 const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) => lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 function setup() {
-  const cwd = tempDir('relevo-fsfault-');
-  const records = tempDir('relevo-fsfault-records-');
-  const record = (role: 'planner' | 'builder') => join(records, `${role}.record`);
-  const args = [
-    '--headless',
-    '--goal',
-    GOAL,
-    '--planner',
-    simCommand('planner', '--record', record('planner')),
-    '--builder',
-    simCommand('builder', '--record', record('builder')),
-  ];
-  return { cwd, records, args, received: (role: 'planner' | 'builder') => recorded(record(role)) };
+  const run = recordedSims(GOAL, 'relevo-fsfault-');
+  return { ...run, args: run.args() };
 }
 
 /** One line on stderr, no stack trace. */

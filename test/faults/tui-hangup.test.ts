@@ -8,7 +8,8 @@ import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, parseJournal, simCommand, tempDir } from '../helpers/cli.js';
-import { alive, runProcesses, stubbornCommand, stubbornPids, theRun, until } from './processes.js';
+import { alive, runProcesses, stubbornCommand, stubbornPids, theRun } from '../helpers/procs.js';
+import { until } from '../helpers/until.js';
 
 const SOCKET = `relevo-hangup-${process.pid}`;
 const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });

@@ -52,3 +52,24 @@ export function recorded(file: string): string[] {
     .filter((l) => l !== '')
     .map((l) => (JSON.parse(l) as { text: string }).text);
 }
+
+/**
+ * A headless run of `goal` on two recorded simulators; the records live outside the working directory
+ * (it may be a git repo). `args(...extra)` is the command line, `received(role)` what each was typed.
+ */
+export function recordedSims(goal: string, prefix = 'relevo-sims-') {
+  const cwd = tempDir(prefix);
+  const records = tempDir(`${prefix}records-`);
+  const record = (role: 'planner' | 'builder') => join(records, `${role}.record`);
+  const args = (...extra: string[]) => [
+    '--headless',
+    '--goal',
+    goal,
+    '--planner',
+    simCommand('planner', '--record', record('planner')),
+    '--builder',
+    simCommand('builder', '--record', record('builder')),
+    ...extra,
+  ];
+  return { cwd, records, args, received: (role: 'planner' | 'builder'): string[] => recorded(record(role)) };
+}

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { endProcesses, procStat, sessionOf } from '../../src/pty/procs.js';
-import { alive, until } from '../faults/processes.js';
+import { alive } from '../helpers/procs.js';
+import { until } from '../helpers/until.js';
 
 const started: number[] = [];
 afterAll(() => {
