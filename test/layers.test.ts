@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ function sources(dir: string): string[] {
 /** Every module a file imports, as written. */
 function imports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)].map((m) => m[1] ?? m[2]!);
+  const written = /^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  return [...text.matchAll(written)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
 /** The top folder (under src/) an import lands in, or the package name. */
@@ -25,7 +26,75 @@ function target(file: string, spec: string): string {
 
 const layer = (folder: string) => sources(join(SRC, folder)).map((f) => ({ f, targets: imports(f).map((s) => target(f, s)) }));
 
+/**
+ * Where each part of src/ sits: a module may import its own folder and any folder of a lower rank,
+ * never one above it. protocol ← pty ← app ← tui ← the command; the hook program and the simulator
+ * stand beside them (see their own tests); bench and dev are tools on top.
+ */
+const RANK: Readonly<Record<string, number>> = { protocol: 0, pty: 1, app: 2, tui: 3, hook: 3.5, sim: 3.5, 'cli.ts': 4, bench: 4, dev: 4 };
+
+/** Relative imports, resolved to files under src/ (`.js` written, `.ts`/`.tsx` on disk). */
+function localImports(file: string): string[] {
+  return imports(file)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => {
+      const js = join(file, '..', s);
+      const found = [js.replace(/\.js$/, '.ts'), js.replace(/\.js$/, '.tsx')].find((f) => existsSync(f));
+      return found ?? js;
+    });
+}
+
+/** A cycle among src/'s modules, as the files on it, or null. */
+function findCycle(files: readonly string[]): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (f: string): string[] | null => {
+    if (state.get(f) === 'done') return null;
+    if (state.get(f) === 'open') return [...path.slice(path.indexOf(f)), f];
+    state.set(f, 'open');
+    path.push(f);
+    for (const next of localImports(f)) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(f, 'done');
+    return null;
+  };
+  for (const f of files) {
+    const cycle = visit(f);
+    if (cycle) return cycle.map((c) => relative(SRC, c));
+  }
+  return null;
+}
+
+/** Imports of `file` that point to a folder ranked above its own. */
+export function upwardImports(file: string): string[] {
+  const own = relative(SRC, file).split('/')[0]!;
+  const rank = RANK[own];
+  if (rank === undefined) return [];
+  return imports(file)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => target(file, s))
+    .filter((t) => t !== own && (RANK[t] === undefined || RANK[t] > rank));
+}
+
 describe('layers: dependencies point inward, toward src/protocol', () => {
+  it('no module imports a folder above its own (protocol ← pty ← app ← tui ← cli, bench, dev)', () => {
+    const upward = sources(SRC).flatMap((f) => upwardImports(f).map((t) => `${relative(SRC, f)} → ${t}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('src has no import cycle', () => {
+    expect(findCycle(sources(SRC))).toBeNull();
+  });
+
+  it('the hook program reads its message shape from the protocol, nothing else of relevo', () => {
+    for (const { f, targets } of layer('hook')) {
+      for (const t of targets) expect(['hook', 'protocol', 'node:'], `${relative(SRC, f)} imports ${t}`).toContain(t);
+    }
+  });
+
   it('src/protocol is pure: only itself and zod (no node:*, no terminals, no UI)', () => {
     for (const { f, targets } of layer('protocol')) {
       for (const t of targets) expect([`protocol`, 'zod'], `${relative(SRC, f)} imports ${t}`).toContain(t);

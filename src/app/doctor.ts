@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { profileForVersion, ROLES, type HookKind, type Role, type TranscriptKind } from '../protocol/index.js';
+import { profileForVersion, ROLES, type CliVersion, type HookKind, type Role, type TranscriptKind } from '../protocol/index.js';
 import { backendFor } from './backends.js';
 import { loadConfig } from './config.js';
 import { ConfigError } from './errors.js';
@@ -10,7 +10,7 @@ import { parseOptions, type Options } from './options.js';
 import { unwrapEnv } from './profiles.js';
 import { agentSpec } from './setup.js';
 import { claudeProjectDir } from './transcript.js';
-import { readCliVersion, type CliVersion } from './versions.js';
+import { readCliVersion } from './versions.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 

@@ -2,10 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { rolePrompt, type HookKind, type Lang, type Role } from '../protocol/index.js';
+import { rolePrompt, type CliVersion, type HookKind, type Lang, type Role } from '../protocol/index.js';
 import type { Profile } from '../pty/profile.js';
 import type { HookChannel } from './hook-channel.js';
-import type { CliVersion } from './versions.js';
 
 const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { LANGS, type DeliveryPolicy, type Lang } from '../protocol/index.js';
-import { parsePrefix } from '../tui/keys.js';
+import { parsePrefix } from './prefix.js';
 import { ConfigError } from './errors.js';
 import { DEFAULT_STALL_AFTER_MS, parseDuration } from './stalls.js';
 

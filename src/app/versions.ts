@@ -1,16 +1,11 @@
 import { execa } from 'execa';
-import { profileForVersion, rangeText, versionIn, versionVerdict, type JournalEntry, type Role, type VersionVerdict } from '../protocol/index.js';
+import { profileForVersion, rangeText, versionIn, versionVerdict, type CliVersion, type JournalEntry, type Role } from '../protocol/index.js';
 import { compileProfile } from '../pty/profile.js';
 import type { AgentSpec } from './launch.js';
 import { unwrapEnv } from './profiles.js';
 
 /** How long an agent CLI may take to print its version. */
 const VERSION_TIMEOUT_MS = 10_000;
-
-/** What relevo learned of an agent CLI's release: the version and where it stands against the tested range, or why it could not tell. */
-export type CliVersion =
-  | { readonly status: 'found'; readonly version: string; readonly verdict: VersionVerdict; readonly range: string }
-  | { readonly status: 'unknown'; readonly range: string; readonly detail: string };
 
 /**
  * The command that prints the agent's version: its program alone with the profile's version

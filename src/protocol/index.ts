@@ -14,6 +14,7 @@ export {
   profileForVersion,
   type TestedRange,
   type VersionVerdict,
+  type CliVersion,
 } from './versions.js';
 export { rolePrompt, goalMessage, relayMessage, relayFileMessage, staleNotice, resumeNotice } from './prompts.js';
 export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';

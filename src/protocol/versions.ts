@@ -1,24 +1,12 @@
+import { compareVersions, parseVersion } from './release.js';
 import type { ProfileData } from './schemas/profile.js';
+
+export { compareVersions, parseVersion } from './release.js';
 
 /**
  * Agent CLI versions: reading one from what `--version` prints, comparing releases, the range a
  * profile was tested with, and the delivery settings a release calls for. Pure.
  */
-
-/** `2.1.197` → [2, 1, 197]; anything else → null. */
-export function parseVersion(text: string): [number, number, number] | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
-/** Orders two releases (`2.1.9` < `2.1.10`); a malformed one sorts first. */
-export function compareVersions(a: string, b: string): number {
-  const x = parseVersion(a);
-  const y = parseVersion(b);
-  if (x === null || y === null) return x === y ? 0 : x === null ? -1 : 1;
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return 0;
-}
 
 /** The version in a CLI's `--version` output: the first group of `pattern` (per line), if it is a release number. */
 export function versionIn(output: string, pattern: string): string | null {
@@ -37,6 +25,11 @@ export function testedRange(tested: readonly string[]): TestedRange {
 
 /** Where a release stands against the tested range. */
 export type VersionVerdict = 'tested' | 'older' | 'newer';
+
+/** What relevo learned of an agent CLI's release: the version and where it stands against the tested range, or why it could not tell. */
+export type CliVersion =
+  | { readonly status: 'found'; readonly version: string; readonly verdict: VersionVerdict; readonly range: string }
+  | { readonly status: 'unknown'; readonly range: string; readonly detail: string };
 
 export function versionVerdict(version: string, tested: readonly string[]): VersionVerdict {
   const { oldest, newest } = testedRange(tested);

@@ -1,6 +1,6 @@
 import { captureGroups, chromeStart, draftSource, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
 import { detect, type Detection } from './detect.js';
-import { deliver, type DeliveryResult, type DeliveryStage } from './deliver.js';
+import { deliver, type DeliveryResult, type DeliveryStage, type DeliveryTarget } from './deliver.js';
 import { DraftHold, KeyDraft } from './draft.js';
 import { Emitter } from './emitter.js';
 import type { Pane } from './pane.js';
@@ -24,7 +24,7 @@ export type TurnEnd = {
  * An agent CLI in a pane, read through its profile: its state (busy / idle / blocked),
  * the end of each turn with the reply it produced, and delivery of messages into it.
  */
-export class AgentPane {
+export class AgentPane implements DeliveryTarget {
   readonly #tracker: TurnTracker;
   readonly #onTurnEnded = new Emitter<TurnEnd>();
   readonly #onBlocked = new Emitter<string>();

@@ -1,6 +1,28 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { draftSource, sanitizeForTyping, typingPlan } from '../protocol/index.js';
-import type { AgentPane } from './agent.js';
+import type { AgentState } from '../protocol/index.js';
+import type { DraftHold } from './draft.js';
+import type { Pane } from './pane.js';
+import type { Profile } from './profile.js';
+
+/** What a delivery needs of the agent it types into (AgentPane is one). */
+export interface DeliveryTarget {
+  readonly pane: Pane;
+  readonly profile: Profile;
+  readonly state: AgentState | 'exited';
+  /** A turn is being watched (a delivery began one, or the person started one). */
+  readonly inTurn: boolean;
+  /** The profile's input line captures what is typed. */
+  readonly readsInput: boolean;
+  /** A delivery waiting on the person's draft. */
+  readonly hold: DraftHold;
+  /** Fires after every evaluation of the screen. */
+  readonly onEvaluated: (listener: () => void) => { dispose(): void };
+  draft(): string;
+  inputText(): string | null;
+  beginTurn(sent: string): void;
+  cancelTurn(): void;
+}
 
 export type DeliveryResult = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly detail: string };
 
@@ -9,7 +31,7 @@ const POLL_MS = 50;
 const PASTE_SHOWN_MS = 3000;
 
 /** Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation and every 50 ms. */
-export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: number): Promise<true | string> {
+export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number): Promise<true | string> {
   return new Promise((resolve) => {
     const started = Date.now();
     let finished = false;
@@ -36,7 +58,7 @@ export function waitFor(agent: AgentPane, ready: () => boolean, timeoutMs: numbe
  * timeout, until the person sends it (its turn is then waited for) or clears it; the relay pausing
  * or the agent exiting ends the wait.
  */
-async function waitReady(agent: AgentPane, readyTimeoutMs: number): Promise<true | string> {
+async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise<true | string> {
   const quietMs = agent.profile.data.detect.quiet_ms;
   const idle = () => agent.state === 'idle' && !agent.inTurn && agent.pane.quietFor() >= quietMs;
   // Counted keys are a draft whatever the screen shows; an input line is read once the agent is idle.
@@ -72,7 +94,7 @@ export type DeliveryStage = 'pasted' | 'entered';
  * number of times.
  */
 export async function deliver(
-  agent: AgentPane,
+  agent: DeliveryTarget,
   text: string,
   readyTimeoutMs: number,
   onStage: (stage: DeliveryStage) => void = () => {},

@@ -38,18 +38,6 @@ export type KeyAction =
   | { readonly type: 'paste'; readonly text: string }
   | { readonly type: 'command'; readonly command: Command } | { readonly type: 'unbound'; readonly key: string };
 
-/** `C-]` style names ↔ the byte a terminal sends. */
-export function parsePrefix(name: string): string | null {
-  const m = /^C-([a-z@[\\\]^_])$/i.exec(name.trim());
-  if (!m) return null;
-  const ch = m[1]!.toUpperCase();
-  return String.fromCharCode(ch.charCodeAt(0) & 0x1f);
-}
-
-export function prefixName(byte: string): string {
-  return `C-${String.fromCharCode(byte.charCodeAt(0) | 0x40).toLowerCase()}`;
-}
-
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 

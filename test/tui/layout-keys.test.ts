@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KeyRouter, parsePrefix, prefixName } from '../../src/tui/keys.js';
+import { parsePrefix, prefixName } from '../../src/app/prefix.js';
+import { KeyRouter } from '../../src/tui/keys.js';
 import { layout } from '../../src/tui/layout.js';
 
 describe('layout', () => {

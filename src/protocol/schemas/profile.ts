@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compareVersions } from '../versions.js';
+import { compareVersions } from '../release.js';
 
 const MAX_PATTERN = 512;
 const MAX_RULES = 128;
