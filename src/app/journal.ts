@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { journalEntrySchema, journalLineSchema, type JournalEntry, type JournalLine } from '../protocol/index.js';
+import { z } from 'zod';
+import { journalEntrySchema, ROLES, journalLineSchema, type JournalEntry, type JournalLine } from '../protocol/index.js';
 import { Emitter } from '../pty/emitter.js';
 import { stateWrite } from './faults.js';
 import { fsFault } from './fsfault.js';
@@ -138,14 +139,33 @@ export function lockRun(dir: string): () => void {
   throw new Error(`run ${basename(dir)}: could not take its lock`);
 }
 
-/** The pid of the live relevo process holding the run, or null. */
-export function lockHolder(dir: string): number | null {
+/** What `<run>/lock` holds: the relevo process, and (written once the panes are open) the agents it started. */
+const agentRecord = z.object({
+  role: z.enum(ROLES),
+  pid: z.number().int().positive(),
+  pgid: z.number().int().positive(),
+  sid: z.number().int().positive(),
+  /** Its start time (clock ticks since boot, `/proc/<pid>/stat`): tells it from a later process given the same pid. */
+  start: z.string().nullable(),
+});
+// A malformed agents list never hides the holder's pid (the lock would be taken over from a live relevo).
+const lockSchema = z.looseObject({ pid: z.number().int().positive(), agents: z.array(agentRecord).optional().catch(undefined) });
+export type AgentRecord = z.infer<typeof agentRecord>;
+
+/** The run's lock as written (holder pid, since, the agents it started), or null when absent or unreadable. */
+export function readLock(dir: string): z.infer<typeof lockSchema> | null {
   try {
-    const { pid } = JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')) as { pid: number };
-    return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : null;
+    const parsed = lockSchema.safeParse(JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+/** The pid of the live relevo process holding the run, or null. */
+export function lockHolder(dir: string): number | null {
+  const pid = readLock(dir)?.pid;
+  return pid !== undefined && pidAlive(pid) ? pid : null;
 }
 
 /** Whether process `pid` exists: `kill(pid, 0)` succeeds, or fails with EPERM (alive, owned by another user). */

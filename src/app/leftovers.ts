@@ -1,42 +1,12 @@
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { z } from 'zod';
 import { ROLES, type Role } from '../protocol/index.js';
 import type { Pane } from '../pty/pane.js';
+import { pidAlive, readLock, type AgentRecord } from './journal.js';
 import { allProcesses, endProcesses, hasEnv, procStat, type Proc } from '../pty/procs.js';
 
 /** How long a leftover agent gets between SIGTERM and SIGKILL. */
 const LEFTOVER_GRACE_MS = 2000;
-
-const agentRecord = z.object({
-  role: z.enum(ROLES),
-  pid: z.number().int().positive(),
-  pgid: z.number().int().positive(),
-  sid: z.number().int().positive(),
-  /** Its start time (clock ticks since boot, `/proc/<pid>/stat`): tells it from a later process given the same pid. */
-  start: z.string().nullable(),
-});
-const lockSchema = z.looseObject({ pid: z.number().int().positive(), agents: z.array(agentRecord).optional() });
-type AgentRecord = z.infer<typeof agentRecord>;
-
-function readLock(dir: string): z.infer<typeof lockSchema> | null {
-  try {
-    const parsed = lockSchema.safeParse(JSON.parse(readFileSync(join(dir, 'lock'), 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the process `pid` is there (one of another user counts: it cannot be signalled, so it is there). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Writes into the run's lock the agents relevo started (panes it owns), with what identifies each
@@ -86,7 +56,7 @@ export async function stopLeftovers(stateDir: string, say: (line: string) => voi
     const dir = join(runs, id);
     if (!existsSync(join(dir, 'lock'))) continue;
     const lock = readLock(dir);
-    if (lock === null || lock.agents === undefined || lock.agents.length === 0 || alive(lock.pid)) continue;
+    if (lock === null || lock.agents === undefined || lock.agents.length === 0 || pidAlive(lock.pid)) continue;
     const runId = basename(dir);
     const found = lock.agents.filter((a) => membersOf(a, runId).length > 0);
     if (found.length === 0) continue;

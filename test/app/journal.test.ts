@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StateUnwritable } from '../../src/app/faults.js';
 import { setFsFaults } from '../../src/app/fsfault.js';
 import { runHistory } from '../../src/app/history.js';
-import { Journal, lockHolder } from '../../src/app/journal.js';
+import { Journal, lockHolder, readLock } from '../../src/app/journal.js';
 import { parseOptions } from '../../src/app/options.js';
 import { createRun, resumeRun } from '../../src/app/setup.js';
 import { tempDir } from '../helpers/cli.js';
@@ -42,6 +42,15 @@ describe('whether a run is in use', () => {
       throw Object.assign(new Error('kill ESRCH'), { code: 'ESRCH', syscall: 'kill' });
     });
     expect(lockHolder(dir)).toBeNull();
+  });
+
+  it('one reading of the lock: a malformed agents list never hides a live holder (its run is not taken over)', () => {
+    const dir = tempDir('relevo-lock-');
+    writeFileSync(join(dir, 'lock'), JSON.stringify({ pid: process.pid, since: new Date().toISOString(), agents: [{ role: 'planner', pid: 'x' }] }));
+    expect(lockHolder(dir)).toBe(process.pid);
+    expect(readLock(dir)).toMatchObject({ pid: process.pid, agents: undefined });
+    writeFileSync(join(dir, 'lock'), JSON.stringify({ pid: process.pid, agents: [{ role: 'builder', pid: 7, pgid: 7, sid: 7, start: '123' }] }));
+    expect(readLock(dir)?.agents).toEqual([{ role: 'builder', pid: 7, pgid: 7, sid: 7, start: '123' }]);
   });
 });
 
