@@ -7,7 +7,8 @@ import { foregroundArgv, isShell, launchInTmux, paneInfo, TmuxError, TmuxSource,
 import { ConfigError } from './errors.js';
 import type { Options } from './options.js';
 import { loadProfile, profileForCommand, shippedProfileNames } from './profiles.js';
-import { localPanes, type AgentSpec, type PaneOpener, type PaneRequest } from './runner.js';
+import type { AgentSpec } from './launch.js';
+import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 
 export type Agents = Readonly<Record<Role, AgentSpec>>;
 

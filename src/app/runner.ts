@@ -18,7 +18,8 @@ import {
 } from '../protocol/index.js';
 import { AgentPane, type TurnEnd } from '../pty/agent.js';
 import { Emitter } from '../pty/emitter.js';
-import { LocalPane, type Pane } from '../pty/pane.js';
+import type { Pane } from '../pty/pane.js';
+import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { CheckpointStore, sha256 } from './checkpoints.js';
 import { failpoint } from './failpoint.js';
 import { faultEvent } from './faults.js';
@@ -57,33 +58,6 @@ export type RunnerOptions = {
   readonly panes?: PaneOpener;
   /** Journaled, so `--resume` finds tmux panes again. */
   readonly tmuxSocket?: string | null;
-};
-
-/** What starting an agent needs: its command line and environment as relevo would launch it. */
-export type PaneRequest = {
-  readonly argv: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string;
-  readonly cols: number;
-  readonly rows: number;
-  readonly osc: readonly number[];
-  /** The part of `env` that relevo adds (role, run, hook token): what a multiplexer-launched agent needs. */
-  readonly extraEnv: Readonly<Record<string, string>>;
-};
-
-/**
- * Opens the agents' panes: `attached` ones already run their agent (relevo mirrors them, cannot add
- * launch flags or hooks, so the role prompt goes in the first message).
- */
-export type PaneOpener = {
-  readonly attached: boolean;
-  open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
-};
-
-/** relevo's own pseudo-terminals (node-pty). */
-export const localPanes: PaneOpener = {
-  attached: false,
-  open: async (r) => ({ planner: new LocalPane({ ...r.planner }), builder: new LocalPane({ ...r.builder }) }),
 };
 
 export type { AgentSpec } from './launch.js';
