@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { runHeadless } from './app/headless.js';
-import { ConfigError } from './app/errors.js';
-import { loadConfig } from './app/config.js';
-import { parseOptions, USAGE } from './app/options.js';
+import { runHeadless } from './app/commands/headless.js';
+import { ConfigError } from './app/faults/errors.js';
+import { loadConfig } from './app/config/relevo-toml.js';
+import { parseOptions, USAGE } from './app/config/options.js';
+import { PACKAGE_ROOT } from './app/config/paths.js';
 
 const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 1;
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -24,11 +25,11 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     return runSimAgent(args.slice(1));
   }
   if (args[0] === 'doctor') {
-    const { runDoctor } = await import('./app/doctor.js');
+    const { runDoctor } = await import('./app/commands/doctor.js');
     return runDoctor(args.slice(1), env, io);
   }
   if (args[0] === 'runs' || args[0] === 'show') {
-    const { runHistory } = await import('./app/history.js');
+    const { runHistory } = await import('./app/commands/runs.js');
     return runHistory(args, env, io);
   }
   try {

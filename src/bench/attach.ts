@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { parseOptions } from '../app/options.js';
-import { demoCommand, openRun } from '../app/setup.js';
+import { parseOptions } from '../app/config/options.js';
+import { demoCommand, openRun } from '../app/run/setup.js';
 import type { JournalLine } from '../protocol/index.js';
 
 const socket = `relevo-bench-${process.pid}`;

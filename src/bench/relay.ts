@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { createRunDir, Journal } from '../app/journal.js';
-import { loadProfile } from '../app/profiles.js';
-import { RelayRunner } from '../app/runner.js';
-import { demoCommand } from '../app/setup.js';
+import { createRunDir, Journal } from '../app/store/journal.js';
+import { loadProfile } from '../app/config/profiles.js';
+import { RelayRunner } from '../app/run/runner.js';
+import { demoCommand } from '../app/run/setup.js';
 import { ROLES, type JournalLine } from '../protocol/index.js';
 
 const { values } = parseArgs({

@@ -7,12 +7,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { z } from 'zod';
+import { PACKAGE_ROOT as ROOT } from '../app/config/paths.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 type Cli = { readonly name: string; readonly pkg: string; readonly bin: string; readonly env: string };
 const CLIS: readonly Cli[] = [

@@ -72,6 +72,7 @@ export {
   type TranscriptKind,
 } from './schemas/profile.js';
 export { hookMessageSchema, readHookPayload, reportFits, type HookMessage, type HookReport } from './schemas/hook.js';
+export { StallWatcher, DEFAULT_STALL_AFTER_MS, formatDuration, parseDuration, type Stall, type StallSettings } from './stalls.js';
 export { restoreState, inOrder, type CheckpointOnDisk, type RestoreInput, type Restored } from './restore.js';
 export {
   CHECKPOINT_SCHEMA_VERSION,

@@ -1,7 +1,7 @@
 import type { JournalLine, PauseReason } from '../protocol/index.js';
 import type { Toast, ToastLevel } from './store.js';
 import type { Rect } from './layout.js';
-import { formatDuration } from '../app/stalls.js';
+import { formatDuration } from '../protocol/index.js';
 
 const COLOR: Record<ToastLevel, string> = { info: '36', warn: '33', error: '31', done: '32' };
 const ICON: Record<ToastLevel, string> = { info: '●', warn: '▲', error: '✖', done: '✔' };

@@ -7,14 +7,14 @@ import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRunDir, Journal } from '../../src/app/journal.js';
-import { loadProfile } from '../../src/app/profiles.js';
-import { RelayRunner } from '../../src/app/runner.js';
+import { createRunDir, Journal } from '../../src/app/store/journal.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
+import { RelayRunner } from '../../src/app/run/runner.js';
 import type { JournalLine, RelayState } from '../../src/protocol/index.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { answerPermission, eventually, reapLeftovers, sleep } from './drive.js';
 import { claudeBin, createClaudeHome, RELEASES, type ClaudeHome, type Release } from './homes.js';
-import { withCliVersions } from '../../src/app/versions.js';
+import { withCliVersions } from '../../src/app/config/versions.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\nVerify: npm test';

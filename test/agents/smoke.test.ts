@@ -25,7 +25,7 @@ import {
   submit,
 } from './drive.js';
 import { type ClaudeHome, type CodexHome, claudeBin, codexBin, createClaudeHome, createCodexHome, RELEASES, type Release } from './homes.js';
-import { loadProfile } from '../../src/app/profiles.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { AgentTerminal } from './terminal.js';
 
 const RELAY = '[relevo ronda 1 · de planner]\nhello · world';

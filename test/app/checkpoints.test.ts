@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CheckpointError, CheckpointStore, sha256 } from '../../src/app/checkpoints.js';
+import { CheckpointError, CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
 import {
   ackSchema,
   handoffCheckpointSchema,

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.js';
-import { parseOptions } from '../../src/app/options.js';
+import { loadConfig } from '../../src/app/config/relevo-toml.js';
+import { parseOptions } from '../../src/app/config/options.js';
 import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
 
 function project(toml: string): string {

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointStore, sha256 } from '../../src/app/checkpoints.js';
-import { cut, formatRunsTable, parseJournalText, summarizeRun } from '../../src/app/history.js';
+import { CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
+import { cut, formatRunsTable, parseJournalText, summarizeRun } from '../../src/app/commands/runs.js';
 import { formatHeader, journalLineSchema, type JournalEntry, type Role } from '../../src/protocol/index.js';
 import { relevo, tempDir } from '../helpers/cli.js';
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HookChannel, type HookDelivery } from '../../src/app/hook-channel.js';
+import { HookChannel, type HookDelivery } from '../../src/app/replies/hook-channel.js';
 import { runHook } from '../../src/hook/send.js';
 import { readHookPayload, reportFits } from '../../src/protocol/index.js';
 

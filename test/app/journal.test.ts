@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StateUnwritable } from '../../src/app/faults.js';
-import { setFsFaults } from '../../src/app/fsfault.js';
-import { runHistory } from '../../src/app/history.js';
-import { Journal, lockHolder, readLock } from '../../src/app/journal.js';
-import { parseOptions } from '../../src/app/options.js';
-import { createRun, resumeRun } from '../../src/app/setup.js';
+import { StateUnwritable } from '../../src/app/faults/fault.js';
+import { setFsFaults } from '../../src/app/faults/fsfault.js';
+import { runHistory } from '../../src/app/commands/runs.js';
+import { Journal, lockHolder, readLock } from '../../src/app/store/journal.js';
+import { parseOptions } from '../../src/app/config/options.js';
+import { createRun, resumeRun } from '../../src/app/run/setup.js';
 import { tempDir } from '../helpers/cli.js';
 
 afterEach(() => {

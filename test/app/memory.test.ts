@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { doneMemory, Memory, MNEMOSYNE_INSTALL_HINT, projectBank, roundMemory } from '../../src/app/memory.js';
+import { doneMemory, Memory, MNEMOSYNE_INSTALL_HINT, projectBank, roundMemory } from '../../src/app/store/memory.js';
 import { fakeMnemosyne, type FakeMnemosyne } from '../helpers/fake-mnemosyne.js';
 
 let fake: FakeMnemosyne;

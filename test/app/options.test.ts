@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveProgram, splitCommand } from '../../src/app/command.js';
-import { ConfigError } from '../../src/app/errors.js';
-import { createRunDir, Journal, runIdFor } from '../../src/app/journal.js';
-import { langFromEnv, parseOptions } from '../../src/app/options.js';
-import { loadConfig } from '../../src/app/config.js';
-import { loadProfile, profileForCommand } from '../../src/app/profiles.js';
+import { resolveProgram, splitCommand } from '../../src/app/config/command.js';
+import { ConfigError } from '../../src/app/faults/errors.js';
+import { createRunDir, Journal, runIdFor } from '../../src/app/store/journal.js';
+import { langFromEnv, parseOptions } from '../../src/app/config/options.js';
+import { loadConfig } from '../../src/app/config/relevo-toml.js';
+import { loadProfile, profileForCommand } from '../../src/app/config/profiles.js';
 import { journalLineSchema } from '../../src/protocol/index.js';
 import { tempDir } from '../helpers/cli.js';
 

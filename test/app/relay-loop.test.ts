@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RelayLoop } from '../../src/app/relay-loop.js';
-import { StateUnwritable } from '../../src/app/faults.js';
+import { RelayLoop } from '../../src/app/run/relay-loop.js';
+import { StateUnwritable } from '../../src/app/faults/fault.js';
 import { DEFAULT_DELIVERY, initialState, step, type Effect, type RelayConfig, type RelayEvent, type RelayState } from '../../src/protocol/index.js';
 
 const config: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };

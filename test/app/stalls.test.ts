@@ -1,7 +1,7 @@
 /** Stalled turns, with the clock passed in: no real waiting. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Attention, type Watched } from '../../src/app/attention.js';
-import { formatDuration, parseDuration, StallWatcher, type Stall } from '../../src/app/stalls.js';
+import { Attention, type Watched } from '../../src/app/run/attention.js';
+import { formatDuration, parseDuration, StallWatcher, type Stall } from '../../src/protocol/index.js';
 import { initialState, ROLES, type JournalEntry, type RelayState, type Role } from '../../src/protocol/index.js';
 import type { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';

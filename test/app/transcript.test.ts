@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeFinalText, claudeProjectDir, codexFinalText, readTranscriptReply } from '../../src/app/transcript.js';
+import { claudeFinalText, claudeProjectDir, codexFinalText, readTranscriptReply } from '../../src/app/replies/transcript.js';
 import { tempDir } from '../helpers/cli.js';
 
 // Shapes as Claude Code 2.1.197 and Codex 0.171.0 write them (trimmed).

@@ -1,7 +1,7 @@
 // Reading an agent CLI's release at start, with node itself standing for the CLI (`node --version`).
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/profiles.js';
-import { readCliVersion, untestedEntry, withCliVersion } from '../../src/app/versions.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
+import { readCliVersion, untestedEntry, withCliVersion } from '../../src/app/config/versions.js';
 import type { ProfileData } from '../../src/protocol/index.js';
 import { compileProfile } from '../../src/pty/profile.js';
 

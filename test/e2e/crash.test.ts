@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { CheckpointStore } from '../../src/app/checkpoints.js';
+import { CheckpointStore } from '../../src/app/store/checkpoints.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { BIN, onlyRunJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
 import { runProcesses } from '../helpers/procs.js';

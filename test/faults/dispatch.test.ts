@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseOptions } from '../../src/app/options.js';
-import { resumeRun } from '../../src/app/setup.js';
+import { parseOptions } from '../../src/app/config/options.js';
+import { resumeRun } from '../../src/app/run/setup.js';
 import type { RelayState } from '../../src/protocol/index.js';
 import { onlyRunJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
 

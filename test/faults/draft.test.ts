@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/profiles.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { AgentPane } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { BIN, tempDir } from '../helpers/cli.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { loadProfile } from '../../src/app/profiles.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { AgentPane, type TurnEnd } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { editedProfile } from '../helpers/profiles.js';

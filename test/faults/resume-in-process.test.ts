@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setFsFaults } from '../../src/app/fsfault.js';
-import { readJournal } from '../../src/app/journal.js';
-import { parseOptions } from '../../src/app/options.js';
-import { createRun } from '../../src/app/setup.js';
+import { setFsFaults } from '../../src/app/faults/fsfault.js';
+import { readJournal } from '../../src/app/store/journal.js';
+import { parseOptions } from '../../src/app/config/options.js';
+import { createRun } from '../../src/app/run/setup.js';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { recorded, simCommand, tempDir } from '../helpers/cli.js';
 

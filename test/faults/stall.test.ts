@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Attention } from '../../src/app/attention.js';
-import { loadProfile } from '../../src/app/profiles.js';
+import { Attention } from '../../src/app/run/attention.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { initialState, type JournalEntry, type RelayState } from '../../src/protocol/index.js';
 import { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';

@@ -13,7 +13,7 @@ import {
   versionVerdict,
   type ProfileData,
 } from '../../src/protocol/index.js';
-import { versionCommand } from '../../src/app/versions.js';
+import { versionCommand } from '../../src/app/config/versions.js';
 
 const shipped = (name: string): ProfileData => profileSchema.parse(parse(readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8')));
 

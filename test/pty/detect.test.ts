@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadProfile, shippedProfileNames } from '../../src/app/profiles.js';
+import { loadProfile, shippedProfileNames } from '../../src/app/config/profiles.js';
 import { compileRules, detect } from '../../src/pty/detect.js';
 import type { Snapshot } from '../../src/pty/screen.js';
 import { ruleSchema, type Rule } from '../../src/protocol/index.js';

@@ -1,6 +1,6 @@
 /** How relevo sees a person's draft: the input line read through the profile, or the keys counted. */
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/profiles.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { captureGroups, draftSource, profileSchema } from '../../src/protocol/index.js';
 import { KeyDraft } from '../../src/pty/draft.js';
 

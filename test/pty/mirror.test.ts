@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MirrorPane, type Capture, type MirrorSource } from '../../src/pty/mirror.js';
+import { MirrorPane, type Capture, type MirrorSource } from '../../src/pty/backends/mirror.js';
 
 /** A pane of a pretend multiplexer: the test sets what the next capture returns and sees what is sent. */
 class FakeSource implements MirrorSource {

@@ -4,7 +4,7 @@
  * wait for the paste to show in an input box it cannot read.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/profiles.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { AgentPane } from '../../src/pty/agent.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { tempDir } from '../helpers/cli.js';

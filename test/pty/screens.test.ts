@@ -4,7 +4,7 @@
 // says the state the profile must see: `<state>--<what>.txt`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/profiles.js';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { detect } from '../../src/pty/detect.js';
 import { extract, reconstructReply } from '../../src/protocol/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrefix, prefixName } from '../../src/app/prefix.js';
+import { parsePrefix, prefixName } from '../../src/app/config/prefix.js';
 import { KeyRouter } from '../../src/tui/keys.js';
 import { layout } from '../../src/tui/layout.js';
 

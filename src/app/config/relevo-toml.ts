@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { z } from 'zod';
-import { LANGS } from '../protocol/index.js';
-import { ConfigError } from './errors.js';
+import { LANGS } from '../../protocol/index.js';
+import { ConfigError } from '../faults/errors.js';
 
 /** The project's settings file, read from the working directory when it exists. */
 export const CONFIG_FILE = 'relevo.toml';

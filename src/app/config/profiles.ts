@@ -1,13 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
-import { profileSchema, type ProfileData } from '../protocol/index.js';
-import { compileProfile, type Profile } from '../pty/profile.js';
-import { ConfigError, firstIssue } from './errors.js';
+import { profileSchema, type ProfileData } from '../../protocol/index.js';
+import { compileProfile, type Profile } from '../../pty/profile.js';
+import { ConfigError, firstIssue } from '../faults/errors.js';
+import { PROFILES_DIR } from './paths.js';
 
-/** The profiles shipped in the package: one TOML file per agent CLI. */
-export const PROFILES_DIR = fileURLToPath(new URL('../../profiles/', import.meta.url));
 const FALLBACK = 'generic';
 
 export function shippedProfileNames(): string[] {

@@ -20,8 +20,8 @@ import {
   type Offer,
   type Outgoing,
   type Role,
-} from '../protocol/index.js';
-import { fsFault } from './fsfault.js';
+} from '../../protocol/index.js';
+import { fsFault } from '../faults/fsfault.js';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { profileForVersion, ROLES, type CliVersion, type HookKind, type Role, type TranscriptKind } from '../protocol/index.js';
-import { backendFor } from './backends.js';
-import { loadConfig } from './config.js';
-import { ConfigError } from './errors.js';
-import type { AgentSpec } from './launch.js';
-import { parseOptions, type Options } from './options.js';
-import { unwrapEnv } from './profiles.js';
-import { agentSpec } from './setup.js';
-import { claudeProjectDir } from './transcript.js';
-import { readCliVersion } from './versions.js';
+import { profileForVersion, ROLES, type CliVersion, type HookKind, type Role, type TranscriptKind } from '../../protocol/index.js';
+import { backendFor } from '../run/backends.js';
+import { loadConfig } from '../config/relevo-toml.js';
+import { ConfigError } from '../faults/errors.js';
+import type { AgentSpec } from '../config/launch.js';
+import { parseOptions, type Options } from '../config/options.js';
+import { unwrapEnv } from '../config/profiles.js';
+import { agentSpec } from '../run/setup.js';
+import { claudeProjectDir } from '../replies/transcript.js';
+import { readCliVersion } from '../config/versions.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 

@@ -3,8 +3,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hookMessageSchema, type HookKind, type Role } from '../protocol/index.js';
-import { Emitter } from '../pty/emitter.js';
+import { hookMessageSchema, type HookKind, type Role } from '../../protocol/index.js';
+import { Emitter } from '../../pty/emitter.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 

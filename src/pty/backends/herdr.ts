@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import which from 'which';
 import { z } from 'zod';
-import type { AgentState } from '../protocol/index.js';
+import type { AgentState } from '../../protocol/index.js';
 import type { Capture, MirrorSource } from './mirror.js';
 
 /** A herdr call that failed: herdr's error code (`pane_not_found`, `server_not_running`, …) and message. */

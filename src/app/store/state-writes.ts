@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import type { GitAnchor, HandoffCheckpoint, Outgoing, Role } from '../protocol/index.js';
+import type { GitAnchor, HandoffCheckpoint, Outgoing, Role } from '../../protocol/index.js';
 import { CheckpointStore, type Acked, type Offered } from './checkpoints.js';
-import { failpoint } from './failpoint.js';
-import { stateWrite } from './faults.js';
+import { failpoint } from '../faults/failpoint.js';
+import { stateWrite } from '../faults/fault.js';
 import type { Journal } from './journal.js';
 
 type Unsaved = { readonly message: Outgoing; readonly anchor: GitAnchor | null; readonly supersedes?: number };

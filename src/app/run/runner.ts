@@ -15,23 +15,23 @@ import {
   type RelayEvent,
   type RelayState,
   type Role,
-} from '../protocol/index.js';
-import { AgentPane, type TurnEnd } from '../pty/agent.js';
-import { Emitter } from '../pty/emitter.js';
-import type { Pane } from '../pty/pane.js';
+} from '../../protocol/index.js';
+import { AgentPane, type TurnEnd } from '../../pty/agent.js';
+import { Emitter } from '../../pty/emitter.js';
+import type { Pane } from '../../pty/pane.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
-import { CheckpointStore, sha256 } from './checkpoints.js';
-import { failpoint } from './failpoint.js';
-import { faultEvent } from './faults.js';
-import { gitAnchor } from './git.js';
-import { HookChannel } from './hook-channel.js';
-import { doneMemory, roundMemory, type Memory } from './memory.js';
-import type { Journal } from './journal.js';
-import { launchFor, type AgentSpec } from './launch.js';
+import { CheckpointStore, sha256 } from '../store/checkpoints.js';
+import { failpoint } from '../faults/failpoint.js';
+import { faultEvent } from '../faults/fault.js';
+import { gitAnchor } from '../store/git.js';
+import { HookChannel } from '../replies/hook-channel.js';
+import { doneMemory, roundMemory, type Memory } from '../store/memory.js';
+import type { Journal } from '../store/journal.js';
+import { launchFor, type AgentSpec } from '../config/launch.js';
 import { RelayLoop } from './relay-loop.js';
-import { newSlot, readReply, type HookSlot } from './reply-reader.js';
-import { StateWrites } from './state-writes.js';
-import { untestedEntry } from './versions.js';
+import { newSlot, readReply, type HookSlot } from '../replies/reply-reader.js';
+import { StateWrites } from '../store/state-writes.js';
+import { untestedEntry } from '../config/versions.js';
 
 export type RunnerOptions = {
   readonly runId: string;
@@ -60,9 +60,9 @@ export type RunnerOptions = {
   readonly tmuxSocket?: string | null;
 };
 
-export type { AgentSpec } from './launch.js';
+export type { AgentSpec } from '../config/launch.js';
 
-export { sha256 } from './checkpoints.js';
+export { sha256 } from '../store/checkpoints.js';
 
 type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath' | 'panes'>;
 

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../protocol/index.js';
-import { CheckpointStore } from './checkpoints.js';
-import { ConfigError } from './errors.js';
-import { lockHolder } from './journal.js';
-import { stopLeftovers } from './leftovers.js';
+import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../../protocol/index.js';
+import { CheckpointStore } from '../store/checkpoints.js';
+import { ConfigError } from '../faults/errors.js';
+import { lockHolder } from '../store/journal.js';
+import { stopLeftovers } from '../run/leftovers.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 

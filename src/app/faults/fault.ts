@@ -1,5 +1,5 @@
 import { getSystemErrorMap } from 'node:util';
-import type { RelayEvent, Role } from '../protocol/index.js';
+import type { RelayEvent, Role } from '../../protocol/index.js';
 import { ConfigError } from './errors.js';
 
 /** Why relevo paused itself: its state directory could not be written, or it failed in a way it did not foresee. */

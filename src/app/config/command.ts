@@ -1,6 +1,6 @@
 import { parse } from 'shell-quote';
 import which from 'which';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../faults/errors.js';
 
 /**
  * Splits a command line such as `claude --model opus` into argv the way a shell would

@@ -1,13 +1,13 @@
 import { quote } from 'shell-quote';
 import { z } from 'zod';
-import type { Role } from '../protocol/index.js';
-import { checkHerdrVersion, findHerdr, herdr, herdrPane, herdrSplit, HerdrError, HerdrSource, type Herdr } from '../pty/herdr.js';
-import { MirrorPane } from '../pty/mirror.js';
-import { foregroundArgv, isShell, launchInTmux, paneInfo, TmuxError, TmuxSource, type TmuxServer } from '../pty/tmux.js';
-import { ConfigError } from './errors.js';
-import type { Options } from './options.js';
-import { loadProfile, profileForCommand, shippedProfileNames } from './profiles.js';
-import type { AgentSpec } from './launch.js';
+import type { Role } from '../../protocol/index.js';
+import { checkHerdrVersion, findHerdr, herdr, herdrPane, herdrSplit, HerdrError, HerdrSource, type Herdr } from '../../pty/backends/herdr.js';
+import { MirrorPane } from '../../pty/backends/mirror.js';
+import { foregroundArgv, isShell, launchInTmux, paneInfo, TmuxError, TmuxSource, type TmuxServer } from '../../pty/backends/tmux.js';
+import { ConfigError } from '../faults/errors.js';
+import type { Options } from '../config/options.js';
+import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
+import type { AgentSpec } from '../config/launch.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 
 export type Agents = Readonly<Record<Role, AgentSpec>>;

@@ -1,9 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { LANGS, type DeliveryPolicy, type Lang } from '../protocol/index.js';
+import { LANGS, type DeliveryPolicy, type Lang } from '../../protocol/index.js';
 import { parsePrefix } from './prefix.js';
-import { ConfigError } from './errors.js';
-import { DEFAULT_STALL_AFTER_MS, parseDuration } from './stalls.js';
+import { ConfigError } from '../faults/errors.js';
+import { DEFAULT_STALL_AFTER_MS, parseDuration } from '../../protocol/index.js';
 
 export const DEMO_GOAL = 'Add pagination to /users with tests';
 

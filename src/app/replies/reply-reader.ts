@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HookReport } from '../protocol/index.js';
-import type { AgentPane, TurnEnd } from '../pty/agent.js';
-import { Emitter } from '../pty/emitter.js';
-import { failpoint } from './failpoint.js';
+import type { HookReport } from '../../protocol/index.js';
+import type { AgentPane, TurnEnd } from '../../pty/agent.js';
+import { Emitter } from '../../pty/emitter.js';
+import { failpoint } from '../faults/failpoint.js';
 import { readTranscriptReply } from './transcript.js';
 
 const TRANSCRIPT_POLL_MS = 100;

@@ -1,5 +1,5 @@
-import type { Effect, RelayEvent } from '../protocol/index.js';
-import { faultEvent } from './faults.js';
+import type { Effect, RelayEvent } from '../../protocol/index.js';
+import { faultEvent } from '../faults/fault.js';
 
 /** What the loop drives: the machine's step, the effects' performer, and who hears the outcome. */
 export type LoopHooks = {

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { TranscriptKind } from '../protocol/index.js';
+import type { TranscriptKind } from '../../protocol/index.js';
 
 export type TranscriptQuery = {
   readonly env: NodeJS.ProcessEnv;

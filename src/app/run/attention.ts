@@ -1,8 +1,8 @@
-import { ROLES, type RelayState, type Role } from '../protocol/index.js';
-import type { AgentPane } from '../pty/agent.js';
-import { Emitter, type Event } from '../pty/emitter.js';
-import type { Journal } from './journal.js';
-import { formatDuration, StallWatcher, type Stall } from './stalls.js';
+import { ROLES, type RelayState, type Role } from '../../protocol/index.js';
+import type { AgentPane } from '../../pty/agent.js';
+import { Emitter, type Event } from '../../pty/emitter.js';
+import type { Journal } from '../store/journal.js';
+import { formatDuration, StallWatcher, type Stall } from '../../protocol/index.js';
 
 /** Per role, the line the status band shows for it (a held delivery, a stall), or null. */
 export type Notes = Readonly<Record<Role, string | null>>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execa } from 'execa';
-import type { GitAnchor } from '../protocol/index.js';
+import type { GitAnchor } from '../../protocol/index.js';
 
 const git = (cwd: string, args: string[]) =>
   execa('git', args, { cwd, reject: false, stdin: 'ignore', timeout: 15_000, stripFinalNewline: false, env: { GIT_OPTIONAL_LOCKS: '0' } });

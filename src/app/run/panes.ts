@@ -1,5 +1,5 @@
-import type { Role } from '../protocol/index.js';
-import { LocalPane, type Pane } from '../pty/pane.js';
+import type { Role } from '../../protocol/index.js';
+import { LocalPane, type Pane } from '../../pty/pane.js';
 
 /** What starting an agent needs: its command line and environment as relevo would launch it. */
 export type PaneRequest = {

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
-import { profileForVersion, rangeText, versionIn, versionVerdict, type CliVersion, type JournalEntry, type Role } from '../protocol/index.js';
-import { compileProfile } from '../pty/profile.js';
+import { profileForVersion, rangeText, versionIn, versionVerdict, type CliVersion, type JournalEntry, type Role } from '../../protocol/index.js';
+import { compileProfile } from '../../pty/profile.js';
 import type { AgentSpec } from './launch.js';
 import { unwrapEnv } from './profiles.js';
 

@@ -1,10 +1,10 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { journalEntrySchema, ROLES, journalLineSchema, type JournalEntry, type JournalLine } from '../protocol/index.js';
-import { Emitter } from '../pty/emitter.js';
-import { stateWrite } from './faults.js';
-import { fsFault } from './fsfault.js';
+import { journalEntrySchema, ROLES, journalLineSchema, type JournalEntry, type JournalLine } from '../../protocol/index.js';
+import { Emitter } from '../../pty/emitter.js';
+import { stateWrite } from '../faults/fault.js';
+import { fsFault } from '../faults/fsfault.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

@@ -1,24 +1,23 @@
-import { fileURLToPath } from 'node:url';
-import type { JournalLine, Role } from '../protocol/index.js';
-import { resolveProgram, splitCommand } from './command.js';
-import { ConfigError } from './errors.js';
-import { startError } from './faults.js';
-import { DEMO_GOAL, type Options } from './options.js';
-import { loadProfile, profileForCommand, shippedProfileNames } from './profiles.js';
+import type { JournalLine, Role } from '../../protocol/index.js';
+import { resolveProgram, splitCommand } from '../config/command.js';
+import { ConfigError } from '../faults/errors.js';
+import { startError } from '../faults/fault.js';
+import { DEMO_GOAL, type Options } from '../config/options.js';
+import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { anchorMoved, inOrder, restoreState } from '../protocol/index.js';
-import { CheckpointStore } from './checkpoints.js';
-import { diffStat, gitAnchor } from './git.js';
-import { createRunDir, Journal, lockRun, readJournal } from './journal.js';
+import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
+import { CheckpointStore } from '../store/checkpoints.js';
+import { diffStat, gitAnchor } from '../store/git.js';
+import { createRunDir, Journal, lockRun, readJournal } from '../store/journal.js';
 import { recordAgents, stopLeftovers } from './leftovers.js';
-import { Memory } from './memory.js';
-import type { Pane } from '../pty/pane.js';
+import { Memory } from '../store/memory.js';
+import type { Pane } from '../../pty/pane.js';
 import { backendFor } from './backends.js';
 import { relayConfig, RelayRunner, type AgentSpec } from './runner.js';
-import { withCliVersions } from './versions.js';
+import { withCliVersions } from '../config/versions.js';
+import { BIN } from '../config/paths.js';
 
-const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
 /** The built-in simulated agent, run by this very package. */
 export function demoCommand(role: Role): string[] {

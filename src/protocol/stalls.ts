@@ -1,4 +1,6 @@
-import type { AgentState, Role, StallKind } from '../protocol/index.js';
+import type { Role } from './roles.js';
+import type { StallKind } from './schemas/journal.js';
+import type { AgentState } from './schemas/profile.js';
 
 /** A turn counts as stalled when it is busy longer than this (`--stall-after`, `stall_after`). */
 export const DEFAULT_STALL_AFTER_MS = 20 * 60_000;

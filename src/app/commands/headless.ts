@@ -1,10 +1,10 @@
-import type { Options } from './options.js';
+import type { Options } from '../config/options.js';
 import { basename } from 'node:path';
-import { guardProcess } from './faults.js';
-import { Attention } from './attention.js';
-import { livesOn } from './leftovers.js';
-import type { RelayRunner } from './runner.js';
-import { agentPanes, goalOf, openRun } from './setup.js';
+import { guardProcess } from '../faults/fault.js';
+import { Attention } from '../run/attention.js';
+import { livesOn } from '../run/leftovers.js';
+import type { RelayRunner } from '../run/runner.js';
+import { agentPanes, goalOf, openRun } from '../run/setup.js';
 
 export const EXIT_DONE = 0;
 export const EXIT_PAUSED = 3;

@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { rolePrompt, type CliVersion, type HookKind, type Lang, type Role } from '../protocol/index.js';
-import type { Profile } from '../pty/profile.js';
-import type { HookChannel } from './hook-channel.js';
+import { rolePrompt, type CliVersion, type HookKind, type Lang, type Role } from '../../protocol/index.js';
+import type { Profile } from '../../pty/profile.js';
+import type { HookChannel } from '../replies/hook-channel.js';
+import { BIN } from './paths.js';
 
-const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
 export type AgentSpec = {
   /** The command as the user gave it, program resolved. */
