@@ -41,7 +41,7 @@ export class AgentPane implements DeliveryTarget {
   /** Fires after every evaluation of the screen (used by delivery to wait for changes). */
   readonly onEvaluated = this.#onEvaluated.event;
   readonly onExit: Pane['onExit'];
-  #detection: Detection = { state: 'unknown', rule: null, evaluated: [] };
+  #detection: Detection = { state: 'unknown', rule: null };
   #timer: NodeJS.Timeout | null = null;
   #turnStart: Mark | null = null;
   /** Where the chrome started the last time the agent was idle between turns. */

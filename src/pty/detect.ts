@@ -15,8 +15,6 @@ export type Detection = {
   readonly state: AgentState;
   /** Id of the rule that decided, or null when none matched. */
   readonly rule: string | null;
-  /** Every rule's outcome, for `explain`. */
-  readonly evaluated: readonly { readonly id: string; readonly matched: boolean }[];
 };
 
 function compileMatcher(m: Matcher): Test {
@@ -71,14 +69,15 @@ export function compileRules(rules: readonly Rule[]): CompiledRule[] {
   }));
 }
 
-/** One pure pass: every rule on its region; the highest priority wins, the earlier rule breaks ties. */
+/**
+ * One pure pass: each rule on its region; the highest priority wins, the earlier rule breaks ties
+ * (so a rule that cannot outrank the one already found is not tested).
+ */
 export function detect(rules: readonly CompiledRule[], snapshot: Snapshot): Detection {
   let best: CompiledRule | null = null;
-  const evaluated = rules.map((rule) => {
-    const matched = rule.test(rule.region(snapshot));
-    if (matched && (best === null || rule.priority > best.priority)) best = rule;
-    return { id: rule.id, matched };
-  });
-  const winner = best as CompiledRule | null;
-  return { state: winner?.state ?? 'unknown', rule: winner?.id ?? null, evaluated };
+  for (const rule of rules) {
+    if (best !== null && rule.priority <= best.priority) continue;
+    if (rule.test(rule.region(snapshot))) best = rule;
+  }
+  return { state: best?.state ?? 'unknown', rule: best?.id ?? null };
 }

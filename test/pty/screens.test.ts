@@ -1,7 +1,8 @@
 // Captured screens of the real CLIs, one folder per agent and release, replayed through the shipped
 // profiles: Claude Code 2.1.197, 2.1.332 (as relevo launches it: the classic renderer) and 2.1.332's
 // fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.171 (--no-alt-screen). The file name
-// says the state the profile must see: `<state>--<what>.txt`.
+// says the state the profile must see: `<state>--<what>.txt`; the header's `rule:` line names the profile rule that must
+// decide it, so a screen read as the right state for the wrong reason (a title left over, a rule shadowing another) fails.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
@@ -10,7 +11,7 @@ import { extract, reconstructReply } from '../../src/protocol/index.js';
 
 const DIR = new URL('../fixtures/screens/', import.meta.url);
 
-type Fixture = { agent: string; release: string; file: string; state: string; title: string; lines: string[] };
+type Fixture = { agent: string; release: string; file: string; state: string; rule: string | undefined; title: string; lines: string[] };
 
 function fixtures(): Fixture[] {
   return readdirSync(DIR).flatMap((agent) =>
@@ -18,7 +19,8 @@ function fixtures(): Fixture[] {
       readdirSync(new URL(`${agent}/${release}/`, DIR)).map((file) => {
         const [head, ...rest] = readFileSync(new URL(`${agent}/${release}/${file}`, DIR), 'utf8').split('\n---\n');
         const title = /^title: (.*)$/m.exec(head ?? '')?.[1] ?? '';
-        return { agent, release, file, state: file.split('--')[0]!, title, lines: rest.join('\n---\n').replace(/\n$/, '').split('\n') };
+        const rule = /^rule: (.*)$/m.exec(head ?? '')?.[1];
+        return { agent, release, file, state: file.split('--')[0]!, rule, title, lines: rest.join('\n---\n').replace(/\n$/, '').split('\n') };
       }),
     ),
   );
@@ -29,7 +31,9 @@ const capture = (agent: string, release: string, file: string) => fixtures().fin
 describe('captured screens of the real CLIs', () => {
   it.each(fixtures().map((f) => [`${f.agent} ${f.release} ${f.file}`, f] as const))('%s', (_name, f) => {
     const profile = loadProfile(f.agent, 'test');
-    expect(detect(profile.rules, { viewport: f.lines, title: f.title, osc: new Map() }).state).toBe(f.state);
+    expect(f.rule, 'the fixture names the rule that must decide it (a `rule:` header line)').toBeDefined();
+    const { state, rule } = detect(profile.rules, { viewport: f.lines, title: f.title, osc: new Map() });
+    expect({ state, rule }).toEqual({ state: f.state, rule: f.rule });
   });
 
   const rows = (lines: string[]) => lines.map((text) => ({ text, wrapped: false }));
@@ -61,7 +65,10 @@ describe('captured screens of the real CLIs', () => {
   it('codex: OSC 7501 outranks the title spinner', () => {
     const codex = loadProfile('codex', 'test');
     const screen = { viewport: ['› Ask Codex to do anything'], title: '⠋ Fake title | proj' };
-    expect(detect(codex.rules, { ...screen, osc: new Map([[7501, 'state=done:app=codex']]) }).state).toBe('idle');
-    expect(detect(codex.rules, { ...screen, viewport: ['• Answer streaming'], osc: new Map([[7501, 'state=working:app=codex']]) }).state).toBe('busy');
+    expect(detect(codex.rules, { ...screen, osc: new Map([[7501, 'state=done:app=codex']]) })).toEqual({ state: 'idle', rule: 'osc-done' });
+    expect(detect(codex.rules, { ...screen, viewport: ['• Answer streaming'], osc: new Map([[7501, 'state=working:app=codex']]) })).toEqual({
+      state: 'busy',
+      rule: 'osc-working',
+    });
   });
 });
