@@ -1,6 +1,8 @@
 // Captured screens of the real CLIs, one folder per agent and release, replayed through the shipped
 // profiles: Claude Code 2.1.197, 2.1.332 (as relevo launches it: the classic renderer) and 2.1.332's
-// fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.171 (--no-alt-screen). The file name
+// fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.156 and 0.171 (--no-alt-screen). The
+// permission prompts named `blocked--{bash,write}-permission` and `blocked--command-approval` come from
+// test/fixtures/capture/blocked.capture.ts, which re-captures them from the real CLIs offline. The file name
 // says the state the profile must see: `<state>--<what>.txt`; the header's `rule:` line names the profile rule that must
 // decide it, so a screen read as the right state for the wrong reason (a title left over, a rule shadowing another) fails.
 import { readdirSync, readFileSync } from 'node:fs';
