@@ -1,6 +1,8 @@
+import { render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { bandParts, type BandInfo } from '../../src/tui/band.js';
+import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import { paneFrame } from '../../src/tui/frame.js';
 import { toastLines } from '../../src/tui/toasts.js';
 import { columns, cut, fit, fitPadded } from '../../src/tui/width.js';
@@ -40,6 +42,17 @@ describe('CJK and emoji in the chrome', () => {
     for (const width of [120, 90, 80, 50, 20]) expect(stringWidth(bandParts(info, width).join(' · '))).toBeLessThanOrEqual(width);
     const note = 'ビルダー: あなたの下書きがラウンド 2 を止めています — 送信するか消してください';
     for (const width of [160, 60, 30, 9]) expect(stringWidth(bandParts({ ...info, notes: [note] }, width).join(' · '))).toBeLessThanOrEqual(width);
+  });
+
+  it('the goal prompt scrolls by columns, keeping the cursor in view', () => {
+    const prompt = (text: string, cursor: number) => render(<GoalPrompt line={{ text, cursor, browsing: null, draft: '' }} width={20} />).lastFrame()!;
+    const abc = 'abcdefghijklmnopqrstuvwxyz';
+    expect(prompt(abc, 26).trimEnd()).toBe('goal › pqrstuvwxyz');
+    expect(prompt(abc, 5)).toBe('goal › abcdefghijkl');
+    const cjk = '日本語のテキストです';
+    expect(prompt(cjk, cjk.length).trimEnd()).toBe('goal › キストです');
+    expect(prompt(cjk, 1)).toBe('goal › 日本語のテキ');
+    expect(stringWidth(prompt('😀😀😀😀😀😀😀😀', 16))).toBeLessThanOrEqual(20);
   });
 
   it("a pane's title line is exactly its frame's width", () => {
