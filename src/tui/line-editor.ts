@@ -1,6 +1,10 @@
-/** A one-line editor for the goal prompt. Pure: keys (read by pty/keys.ts's `splitKeys`) in, state out. */
+/**
+ * A one-line editor for the goal prompt. Pure: keys (read by pty/keys.ts's `splitKeys`) in, state
+ * out. The cursor steps over whole graphemes: an emoji or an accented letter moves and goes as one.
+ */
 
 import { isPaste, pastedText } from '../pty/keys.js';
+import { graphemeAfter, graphemeBefore } from './width.js';
 
 export type LineState = {
   readonly text: string;
@@ -31,15 +35,15 @@ export function editLine(s: LineState, key: string, history: readonly string[]):
       return { cancel: true };
     case '\x7f':
     case '\b':
-      return { state: at(s, text.slice(0, Math.max(0, cursor - 1)) + text.slice(cursor), cursor - 1) };
+      return { state: at(s, text.slice(0, graphemeBefore(text, cursor)) + text.slice(cursor), graphemeBefore(text, cursor)) };
     case '\x1b[3~':
-      return { state: at(s, text.slice(0, cursor) + text.slice(cursor + 1), cursor) };
+      return { state: at(s, text.slice(0, cursor) + text.slice(graphemeAfter(text, cursor)), cursor) };
     case '\x1b[D':
     case '\x1bOD':
-      return { state: at(s, text, cursor - 1) };
+      return { state: at(s, text, graphemeBefore(text, cursor)) };
     case '\x1b[C':
     case '\x1bOC':
-      return { state: at(s, text, cursor + 1) };
+      return { state: at(s, text, graphemeAfter(text, cursor)) };
     case '\x01':
     case '\x1b[H':
       return { state: at(s, text, 0) };

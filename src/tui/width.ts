@@ -41,3 +41,19 @@ export function fitPadded(text: string, width: number): string {
   const fitted = fit(text, width);
   return fitted + ' '.repeat(Math.max(0, width - columns(fitted)));
 }
+
+/** Where the grapheme before `index` starts (0 at the start): one step left, never into an emoji. */
+export function graphemeBefore(text: string, index: number): number {
+  let start = 0;
+  for (const cell of cells(text)) {
+    if (cell.index >= index) break;
+    start = cell.index;
+  }
+  return start;
+}
+
+/** Where the grapheme at `index` ends (the text's length at its end): one step right. */
+export function graphemeAfter(text: string, index: number): number {
+  for (const cell of cells(text)) if (cell.index + cell.text.length > index) return cell.index + cell.text.length;
+  return text.length;
+}

@@ -3,6 +3,8 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { bandParts, type BandInfo } from '../../src/tui/band.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
+import { editLine, emptyLine, type LineState } from '../../src/tui/line-editor.js';
+import { splitKeys } from '../../src/pty/keys.js';
 import { paneFrame } from '../../src/tui/frame.js';
 import { toastLines } from '../../src/tui/toasts.js';
 import { columns, cut, fit, fitPadded } from '../../src/tui/width.js';
@@ -53,6 +55,18 @@ describe('CJK and emoji in the chrome', () => {
     expect(prompt(cjk, cjk.length).trimEnd()).toBe('goal › キストです');
     expect(prompt(cjk, 1)).toBe('goal › 日本語のテキ');
     expect(stringWidth(prompt('😀😀😀😀😀😀😀😀', 16))).toBeLessThanOrEqual(20);
+  });
+
+  it('the goal prompt moves over and deletes an emoji or an accented letter whole', () => {
+    const type = (keys: string) =>
+      splitKeys(keys).reduce<LineState>((line, key) => {
+        const r = editLine(line, key, []);
+        return 'state' in r ? r.state : line;
+      }, emptyLine);
+    expect(type('a😀b\x1b[D\x1b[D\x7f')).toMatchObject({ text: '😀b', cursor: 0 });
+    expect(type('a😀b\x1b[D\x1b[D\x1b[3~')).toMatchObject({ text: 'ab', cursor: 1 });
+    expect(type('ae\u0301\x7f')).toMatchObject({ text: 'a', cursor: 1 });
+    expect(type('👨‍👩‍👧\x1b[D\x1b[Cx')).toMatchObject({ text: '👨‍👩‍👧x' });
   });
 
   it("a pane's title line is exactly its frame's width", () => {
