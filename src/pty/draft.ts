@@ -1,4 +1,5 @@
 import { Emitter } from './emitter.js';
+import { isPaste, pastedText, splitKeys } from './keys.js';
 
 /**
  * What a person has typed into an agent's input box and not sent, for an agent whose input box
@@ -13,10 +14,11 @@ export class KeyDraft {
     return this.#text;
   }
 
-  /** Keys as the terminal sent them (bracketed pastes arrive through `paste`). */
+  /** Keys as the terminal sent them (bracketed pastes arrive through `paste`; one still bracketed counts as a paste). */
   keys(data: string): void {
-    for (const key of data.match(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1bO.|\x1b.?|[\s\S]/gu) ?? []) {
-      if (key === '\r') this.#text = '';
+    for (const key of splitKeys(data)) {
+      if (isPaste(key)) this.paste(pastedText(key));
+      else if (key === '\r') this.#text = '';
       else if (key === '\x15' || key === '\x03') this.#text = '';
       else if (key === '\x7f' || key === '\b') this.#text = Array.from(this.#text).slice(0, -1).join('');
       else if (key === '\n' || key === '\t' || (!key.startsWith('\x1b') && key >= ' ')) this.#text += key;

@@ -1,4 +1,5 @@
 import type { PauseReason, Phase, Role } from '../protocol/index.js';
+import { columns, cut } from './width.js';
 
 /** What the status band shows. */
 export type BandInfo = {
@@ -37,7 +38,7 @@ export function runState(info: BandInfo): string {
   }
 }
 
-/** The band's parts, most important first; `bandParts` drops and shortens them to fit `width`. */
+/** The band's parts, most important first; `bandParts` drops and shortens them to fit `width` columns. */
 export function bandParts(info: BandInfo, width: number): string[] {
   const turn = info.turn ? `turn: ${info.turn}` : info.phase === 'running' ? 'relaying' : '';
   const state = runState(info);
@@ -49,7 +50,7 @@ export function bandParts(info: BandInfo, width: number): string[] {
     state,
     info.memory ?? '',
   ].filter((p) => p !== '');
-  const fits = (parts: string[]) => parts.join(' · ').length <= width;
+  const fits = (parts: string[]) => columns(parts.join(' · ')) <= width;
   const candidates = [
     full,
     [full[0]!, `P: ${info.agents.planner} ▸ B: ${info.agents.builder}`, ...full.slice(2)],
@@ -59,7 +60,7 @@ export function bandParts(info: BandInfo, width: number): string[] {
     [state],
   ];
   const notes = info.notes ?? [];
-  if (notes.length === 0) return candidates.find(fits) ?? [state.slice(0, Math.max(0, width))];
+  if (notes.length === 0) return candidates.find(fits) ?? [cut(state, width)];
   const noted = [...candidates.map((c) => [...c, ...notes]), [...notes], notes.slice(0, 1)];
-  return noted.find(fits) ?? [notes[0]!.slice(0, Math.max(0, width))];
+  return noted.find(fits) ?? [cut(notes[0]!, width)];
 }

@@ -1,9 +1,7 @@
 import type { Rect } from './layout.js';
+import { columns, fit } from './width.js';
 
 const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
-
-/** Cuts `text` to `width` columns (the title is ASCII plus a few single-width symbols). */
-const fit = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`);
 
 /**
  * A pane's border with its title in the top line: `╭─ planner · claude · working ─╮`. The focused
@@ -14,7 +12,7 @@ export function paneFrame(rect: Rect, title: string, focused: boolean): string {
   if (width < 4 || height < 2) return '';
   const color = focused ? '\x1b[1;36m' : '\x1b[2m';
   const label = fit(` ${title} `, width - 4);
-  const out = [color, at(top, left), `╭─${label}${'─'.repeat(width - 3 - label.length)}╮`];
+  const out = [color, at(top, left), `╭─${label}${'─'.repeat(Math.max(0, width - 3 - columns(label)))}╮`];
   for (let r = 1; r < height - 1; r++) out.push(at(top + r, left), '│', at(top + r, left + width - 1), '│');
   out.push(at(top + height - 1, left), `╰${'─'.repeat(width - 2)}╯`, '\x1b[0m');
   return out.join('');

@@ -3,6 +3,8 @@
  * is one of relevo's commands. Pure: bytes in, actions out.
  */
 
+import { keyAt, markerTail, PASTE_END, PASTE_START } from '../pty/keys.js';
+
 export const COMMANDS = {
   focus: 'switch focus to the other pane',
   zoom: 'zoom the focused pane (again: both panes)',
@@ -37,15 +39,6 @@ export type KeyAction =
   /** A whole bracketed paste, its brackets removed, however many reads it came in. */
   | { readonly type: 'paste'; readonly text: string }
   | { readonly type: 'command'; readonly command: Command } | { readonly type: 'unbound'; readonly key: string };
-
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
-
-/** Length of the longest end of `data` (at least `min` characters) that is the start of `marker`. */
-function markerTail(data: string, marker: string, min: number): number {
-  for (let n = Math.min(marker.length - 1, data.length); n >= min; n--) if (data.endsWith(marker.slice(0, n))) return n;
-  return 0;
-}
 
 /**
  * Splits input on the prefix key. The prefix pressed twice sends it through once; a paste
@@ -94,16 +87,22 @@ export class KeyRouter {
         i += PASTE_START.length;
         continue;
       }
-      const ch = data[i]!;
       if (this.#armed) {
+        // The key after the prefix is read whole: an arrow or an emoji is one unbound key, not its first byte.
+        const key = keyAt(data, i);
         this.#armed = false;
         flush();
-        if (ch === this.prefix) pending += ch;
+        if (key === this.prefix) pending += key;
         else {
-          const command = BINDINGS[ch];
-          actions.push(command ? { type: 'command', command } : { type: 'unbound', key: ch });
+          const command = BINDINGS[key];
+          actions.push(command ? { type: 'command', command } : { type: 'unbound', key });
         }
-      } else if (ch === this.prefix) {
+        i += key.length;
+        continue;
+      }
+      // Anything else is passed through byte for byte, looking only for the prefix.
+      const ch = data[i]!;
+      if (ch === this.prefix) {
         flush();
         this.#armed = true;
       } else pending += ch;

@@ -1,4 +1,10 @@
-/** A one-line editor for the goal prompt. Pure: keys in, state out. */
+/**
+ * A one-line editor for the goal prompt. Pure: keys (read by pty/keys.ts's `splitKeys`) in, state
+ * out. The cursor steps over whole graphemes: an emoji or an accented letter moves and goes as one.
+ */
+
+import { isPaste, pastedText } from '../pty/keys.js';
+import { graphemeAfter, graphemeBefore } from './width.js';
 
 export type LineState = {
   readonly text: string;
@@ -12,17 +18,12 @@ export type LineResult = { readonly state: LineState } | { readonly submit: stri
 
 export const emptyLine: LineState = { text: '', cursor: 0, browsing: null, draft: '' };
 
-/** Splits raw input into keys: escape sequences, a paste (as one key), single characters. */
-export function splitKeys(data: string): string[] {
-  return data.match(/\x1b\[200~[\s\S]*?(?:\x1b\[201~|$)|\x1b\[[0-9;]*[~A-Za-z]|\x1bO[A-Z]|\x1b[\s\S]?|[\s\S]/gu) ?? [];
-}
-
 const at = (s: LineState, text: string, cursor: number): LineState => ({ ...s, text, cursor: Math.max(0, Math.min(text.length, cursor)) });
 
 export function editLine(s: LineState, key: string, history: readonly string[]): LineResult {
   const { text, cursor } = s;
-  if (key.startsWith('\x1b[200~')) {
-    const pasted = key.replace(/^\x1b\[200~/, '').replace(/\x1b\[201~$/, '').replace(/\s*[\r\n]+\s*/g, ' ');
+  if (isPaste(key)) {
+    const pasted = pastedText(key).replace(/\s*[\r\n]+\s*/g, ' ');
     return { state: at(s, text.slice(0, cursor) + pasted + text.slice(cursor), cursor + pasted.length) };
   }
   switch (key) {
@@ -34,15 +35,15 @@ export function editLine(s: LineState, key: string, history: readonly string[]):
       return { cancel: true };
     case '\x7f':
     case '\b':
-      return { state: at(s, text.slice(0, Math.max(0, cursor - 1)) + text.slice(cursor), cursor - 1) };
+      return { state: at(s, text.slice(0, graphemeBefore(text, cursor)) + text.slice(cursor), graphemeBefore(text, cursor)) };
     case '\x1b[3~':
-      return { state: at(s, text.slice(0, cursor) + text.slice(cursor + 1), cursor) };
+      return { state: at(s, text.slice(0, cursor) + text.slice(graphemeAfter(text, cursor)), cursor) };
     case '\x1b[D':
     case '\x1bOD':
-      return { state: at(s, text, cursor - 1) };
+      return { state: at(s, text, graphemeBefore(text, cursor)) };
     case '\x1b[C':
     case '\x1bOC':
-      return { state: at(s, text, cursor + 1) };
+      return { state: at(s, text, graphemeAfter(text, cursor)) };
     case '\x01':
     case '\x1b[H':
       return { state: at(s, text, 0) };

@@ -2,16 +2,14 @@ import type { JournalLine, PauseReason } from '../protocol/index.js';
 import type { Toast, ToastLevel } from './store.js';
 import type { Rect } from './layout.js';
 import { formatDuration } from '../protocol/index.js';
+import { fitPadded } from './width.js';
 
 const COLOR: Record<ToastLevel, string> = { info: '36', warn: '33', error: '31', done: '32' };
 const ICON: Record<ToastLevel, string> = { info: '●', warn: '▲', error: '✖', done: '✔' };
 
-/** Cuts text to `width` columns (toasts are mostly ASCII; the journal's text is single-width). */
-const fit = (text: string, width: number) => (text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`);
-
 /** The toast stack, newest at the bottom, each line exactly `width` columns with its colour. */
 export function toastLines(toasts: readonly Toast[], width: number): string[] {
-  return toasts.map((t) => `\x1b[0;48;5;236;${COLOR[t.level]}m ${ICON[t.level]} ${fit(t.text.replace(/\s+/g, ' '), width - 4)} \x1b[0m`);
+  return toasts.map((t) => `\x1b[0;48;5;236;${COLOR[t.level]}m ${ICON[t.level]} ${fitPadded(t.text.replace(/\s+/g, ' '), width - 4)} \x1b[0m`);
 }
 
 /**

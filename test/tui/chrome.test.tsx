@@ -4,7 +4,8 @@ import { DEFAULT_DELIVERY, initialState } from '../../src/protocol/index.js';
 import Chrome from '../../src/tui/components/Chrome.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
-import { editLine, emptyLine, readPromptLine, splitKeys, type LineState } from '../../src/tui/line-editor.js';
+import { splitKeys } from '../../src/pty/keys.js';
+import { editLine, emptyLine, readPromptLine, type LineState } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
 import { toastFor, toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
 

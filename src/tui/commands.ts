@@ -1,0 +1,72 @@
+import type { RelayRunner } from '../app/run/runner.js';
+import { peerOf } from '../protocol/index.js';
+import type { Compositor } from './compositor.js';
+import type { Command } from './keys.js';
+import { emptyLine } from './line-editor.js';
+import type { Store } from './store.js';
+import type { Toaster } from './toaster.js';
+
+export type CommandDeps = {
+  readonly store: Store;
+  readonly runner: RelayRunner;
+  readonly compositor: Compositor;
+  readonly toast: Toaster;
+  /** Ends the TUI with this exit code. */
+  readonly finish: (code: number) => void;
+  /** Opens the pending handoff in the person's editor (see edit-pending.ts). */
+  readonly editPending: () => Promise<void>;
+};
+
+/** What each of relevo's commands (the key after the prefix, see keys.ts) does. */
+export function commandRunner({ store, runner, compositor, toast, finish, editPending }: CommandDeps): (command: Command) => void {
+  return (command) => {
+    switch (command) {
+      case 'focus':
+        store.update((s) => ({ focus: peerOf(s.focus), scroll: null }));
+        if (store.state.zoom || compositor.view.arrangement === 'zoomed') compositor.relayout();
+        else compositor.placeCursor();
+        return;
+      case 'zoom':
+        store.update((s) => ({ zoom: !s.zoom }));
+        compositor.relayout();
+        return;
+      case 'pause':
+        runner.dispatch({ type: 'pause' });
+        return;
+      case 'resume':
+        if (runner.state.phase !== 'paused') toast('the relay is not paused');
+        runner.dispatch({ type: 'resume' });
+        return;
+      case 'help':
+        store.update({ overlay: 'help' });
+        compositor.paintHelp();
+        return;
+      case 'quit': {
+        const active = runner.state.phase === 'running' || runner.state.phase === 'ready';
+        if (active && !store.state.confirmQuit) {
+          store.update({ confirmQuit: true });
+          return;
+        }
+        // A run left mid-way is journaled as paused by the user, so nothing is lost.
+        if (active) runner.dispatch({ type: 'pause' });
+        finish(runner.state.phase === 'done' ? 0 : 3);
+        return;
+      }
+      case 'scroll':
+        store.update({ scroll: runner.agents[store.state.focus].pane.screen.scrolledBack });
+        return;
+      case 'goal':
+        store.update({ prompt: emptyLine });
+        return;
+      case 'step': {
+        const on = !runner.state.step;
+        runner.dispatch({ type: 'set-step', on });
+        toast(on ? `step mode on: relevo pauses before each relay; ${store.state.prefix} r sends, ${store.state.prefix} e edits first` : 'step mode off');
+        return;
+      }
+      case 'pending':
+        editPending().catch(runner.fault);
+        return;
+    }
+  };
+}

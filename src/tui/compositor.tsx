@@ -1,0 +1,176 @@
+import { ROLES, type Role } from '../protocol/index.js';
+import type { AgentPane } from '../pty/agent.js';
+import Chrome from './components/Chrome.js';
+import Help from './components/Help.js';
+import { chromeLines, paneFrame } from './frame.js';
+import { layout, type Layout } from './layout.js';
+import { OffscreenInk } from './offscreen.js';
+import { PanePainter } from './painter.js';
+import type { Store, TuiState } from './store.js';
+import type { RealTerminal } from './terminal.js';
+import { toastOverlay, toastRect } from './toasts.js';
+
+/** The status band and the line under it (hint or goal prompt). */
+export const CHROME_ROWS = 2;
+
+const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
+
+/** A pane's title: `planner · claude · working · focus`. */
+const title = (role: Role, s: TuiState) => `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}`;
+
+/** Where the panes go on a terminal of this size before anything is focused or zoomed: the agents' first PTY size. */
+export function firstLayout(cols: number, rows: number): Layout {
+  return layout(cols, rows, CHROME_ROWS, 'planner', false);
+}
+
+/**
+ * Paints the whole screen from three writers that never see each other: each agent's headless
+ * screen (a PanePainter per visible pane, damage-tracked), the pane frames with their titles, and
+ * relevo's chrome and help (Ink, rendered off screen, painted as lines into their rectangles). The
+ * toast stack goes over the panes' corner after every pane frame, so it stays on top; the real
+ * cursor ends where the focused agent's is. Views follow the store.
+ */
+export class Compositor {
+  readonly #term: RealTerminal;
+  readonly #store: Store;
+  readonly #agents: Readonly<Record<Role, AgentPane>>;
+  readonly #painters: Partial<Record<Role, PanePainter>> = {};
+  readonly #chrome: OffscreenInk;
+  readonly #help: OffscreenInk;
+  #view: Layout;
+  /** While another program (an editor) has the terminal, relevo paints nothing. */
+  #suspended = false;
+  /** The pane titles as last painted, to repaint the frames only when one changes. */
+  #framesTitle = '';
+  #shownToasts = 0;
+
+  constructor(term: RealTerminal, store: Store, agents: Readonly<Record<Role, AgentPane>>) {
+    this.#term = term;
+    this.#store = store;
+    this.#agents = agents;
+    this.#view = layout(term.cols, term.rows, CHROME_ROWS, store.state.focus, store.state.zoom);
+    this.#chrome = new OffscreenInk(<Chrome state={store.state} width={this.#view.chrome.width} />, this.#view.chrome.width);
+    this.#help = new OffscreenInk(<Help prefix={store.state.prefix} />, this.#helpWidth());
+    this.#chrome.onFrame(() => this.#paintChrome());
+    store.onChange((s) => this.#follow(s));
+  }
+
+  get view(): Layout {
+    return this.#view;
+  }
+
+  /** Lays everything out again: the PTYs follow their boxes, and the whole screen is repainted. */
+  relayout(): void {
+    const s = this.#store.state;
+    this.#view = layout(this.#term.cols, this.#term.rows, CHROME_ROWS, s.focus, s.zoom);
+    if (!this.#suspended) this.#term.write('\x1b[0m\x1b[2J');
+    for (const role of ROLES) {
+      const box = this.#view.panes[role];
+      const agent = this.#agents[role];
+      if (!box) {
+        this.#painters[role]?.dispose();
+        delete this.#painters[role];
+        continue;
+      }
+      agent.pane.resize(box.inner.width, box.inner.height);
+      const painter = this.#painters[role];
+      if (painter) painter.resize(box.inner);
+      // The focused pane's cursor goes inside each frame's synchronized-output bracket.
+      else this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, { trailer: () => this.#toasts() + this.#cursor() });
+      this.#painters[role]!.invalidate();
+    }
+    this.#paintFrames();
+    this.#chrome.resize(this.#view.chrome.width);
+    this.#paintChrome();
+    if (s.overlay === 'help') this.paintHelp();
+  }
+
+  /** The help, centred over the panes (they are not painted while it is open). */
+  paintHelp(): void {
+    const width = this.#helpWidth();
+    const lines = this.#help.lines;
+    const top = Math.max(0, Math.floor((this.#view.chrome.top - lines.length) / 2));
+    const left = Math.max(0, Math.floor((this.#term.cols - width) / 2));
+    this.#write(chromeLines({ top, left, width, height: lines.length }, lines));
+  }
+
+  /** Moves the real cursor to the focused pane's (after the focus moved without a relayout). */
+  placeCursor(): void {
+    this.#write('');
+  }
+
+  /** The pane's screen changed (or its view scrolled): paint it at its next frame slot. */
+  schedule(role: Role): void {
+    this.#painters[role]?.schedule();
+  }
+
+  /** Another program takes the terminal: nothing is painted until `resume`. */
+  suspend(): void {
+    this.#suspended = true;
+  }
+
+  /** The terminal is relevo's again: everything is repainted. */
+  resume(): void {
+    this.#suspended = false;
+    this.relayout();
+  }
+
+  dispose(): void {
+    for (const role of ROLES) this.#painters[role]?.dispose();
+    this.#chrome.dispose();
+    this.#help.dispose();
+  }
+
+  /** Chrome, help and toasts: each write ends with the cursor put back in the focused pane. */
+  #write(s: string): void {
+    if (!this.#suspended) this.#term.write(s + this.#cursor());
+  }
+
+  /** Panes are not painted under an overlay; closing it repaints them whole. */
+  readonly #paneSink = { write: (s: string) => (this.#store.state.overlay === 'none' && !this.#suspended ? this.#term.write(s) : undefined) };
+
+  #cursor(): string {
+    const s = this.#store.state;
+    return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none') ?? '';
+  }
+
+  /** The toast stack over the panes' corner, moved down when it would cover the focused agent's cursor. */
+  #toasts(): string {
+    const s = this.#store.state;
+    if (s.overlay !== 'none' || s.toasts.length === 0) return '';
+    const box = this.#view.panes[s.focus];
+    const c = box ? this.#agents[s.focus].pane.screen.cursor() : null;
+    const at = box && c ? { row: box.inner.top + c.row, col: box.inner.left + c.col } : null;
+    return toastOverlay(s.toasts, toastRect(s.toasts.length, this.#term.cols, this.#view.chrome.top, at));
+  }
+
+  #paintChrome(): void {
+    this.#write(chromeLines(this.#view.chrome, this.#chrome.lines));
+  }
+
+  #paintFrames(): void {
+    const s = this.#store.state;
+    this.#framesTitle = ROLES.map((r) => title(r, s)).join('|');
+    for (const role of ROLES) {
+      const box = this.#view.panes[role];
+      if (box && !this.#suspended) this.#term.write(paneFrame(box.frame, title(role, s), s.focus === role));
+    }
+  }
+
+  #helpWidth(): number {
+    return Math.min(90, this.#term.cols);
+  }
+
+  /** A store change: the chrome re-renders, a toast that left uncovers the panes, a changed title repaints the frames. */
+  #follow(s: TuiState): void {
+    this.#chrome.rerender(<Chrome state={s} width={this.#view.chrome.width} />);
+    if (s.toasts.length < this.#shownToasts) for (const role of ROLES) this.#painters[role]?.invalidate();
+    else if (s.toasts.length > this.#shownToasts) this.#write(this.#toasts());
+    this.#shownToasts = s.toasts.length;
+    const titles = ROLES.map((r) => title(r, s)).join('|');
+    if (titles !== this.#framesTitle && s.overlay === 'none') {
+      this.#framesTitle = titles;
+      this.#paintFrames();
+    }
+  }
+}

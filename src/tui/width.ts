@@ -1,0 +1,59 @@
+/**
+ * Text measured in terminal columns, not in UTF-16 code units: a CJK character or an emoji takes
+ * two columns, a combining mark none. Every fit and cut of the TUI's own text (toasts, the band,
+ * pane titles, the goal prompt) goes through here. Widths come from `string-width` (the library Ink
+ * measures with); cuts fall between graphemes, so an emoji or an accented letter is never split.
+ */
+import stringWidth from 'string-width';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** How many columns `text` takes (escape sequences count for nothing). */
+export function columns(text: string): number {
+  return stringWidth(text);
+}
+
+/** `text` as graphemes with their widths, in order. */
+export function cells(text: string): { readonly text: string; readonly index: number; readonly width: number }[] {
+  return Array.from(graphemes.segment(text), (g) => ({ text: g.segment, index: g.index, width: stringWidth(g.segment) }));
+}
+
+/** The longest start of `text` that fits in `width` columns (a wide character that would straddle the edge is left out). */
+export function cut(text: string, width: number): string {
+  let used = 0;
+  let end = 0;
+  for (const cell of cells(text)) {
+    if (used + cell.width > width) break;
+    used += cell.width;
+    end = cell.index + cell.text.length;
+  }
+  return text.slice(0, end);
+}
+
+/** `text` if it fits in `width` columns, else cut to leave room for a closing `…`. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return '';
+  return columns(text) <= width ? text : `${cut(text, width - 1)}…`;
+}
+
+/** `text` fitted to `width` columns and padded with spaces to exactly that many. */
+export function fitPadded(text: string, width: number): string {
+  const fitted = fit(text, width);
+  return fitted + ' '.repeat(Math.max(0, width - columns(fitted)));
+}
+
+/** Where the grapheme before `index` starts (0 at the start): one step left, never into an emoji. */
+export function graphemeBefore(text: string, index: number): number {
+  let start = 0;
+  for (const cell of cells(text)) {
+    if (cell.index >= index) break;
+    start = cell.index;
+  }
+  return start;
+}
+
+/** Where the grapheme at `index` ends (the text's length at its end): one step right. */
+export function graphemeAfter(text: string, index: number): number {
+  for (const cell of cells(text)) if (cell.index + cell.text.length > index) return cell.index + cell.text.length;
+  return text.length;
+}

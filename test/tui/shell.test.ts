@@ -1,0 +1,116 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RelayRunner } from '../../src/app/run/runner.js';
+import type { Compositor } from '../../src/tui/compositor.js';
+import { GoalHistory } from '../../src/tui/goal-history.js';
+import { goalPromptKeys } from '../../src/tui/goal-prompt.js';
+import { inputRouter } from '../../src/tui/input.js';
+import { KeyRouter, type Command } from '../../src/tui/keys.js';
+import { emptyLine } from '../../src/tui/line-editor.js';
+import { Store, type TuiState } from '../../src/tui/store.js';
+
+const historyFile = () => join(mkdtempSync(join(tmpdir(), 'relevo-goals-')), 'goal-history.json');
+
+/** Just what the prompt and the router use of a runner: its phase, what it was told, the focused agent's keys and screen. */
+function fakeRunner(phase: 'ready' | 'running') {
+  const told: unknown[] = [];
+  const typed: string[] = [];
+  let scrolled = 0;
+  const screen = { scrollView: (n: number) => (scrolled += n), scrollViewToBottom: () => (scrolled = 0), get scrolledBack() { return Math.abs(scrolled); } };
+  const agent = { type: (d: string) => typed.push(d), typePaste: (t: string) => typed.push(`paste:${t}`), pane: { screen } };
+  const runner = {
+    state: { phase, goal: phase === 'ready' ? null : 'G' },
+    agents: { planner: agent, builder: agent },
+    dispatch: (event: unknown) => told.push(event),
+    start: (goal: string) => told.push({ start: goal }),
+  } as unknown as RelayRunner;
+  return { runner, told, typed, screen };
+}
+
+const tuiState = (patch: Partial<TuiState> = {}) =>
+  new Store({ focus: 'planner', zoom: false, toasts: [], overlay: 'none', prompt: null, promptError: null, scroll: null, armed: false, confirmQuit: false, prefix: 'C-]', memory: null, ...patch } as TuiState);
+
+describe('goal history', () => {
+  it('keeps each goal once, newest last, in the state directory, for the next run', () => {
+    const file = historyFile();
+    const history = new GoalHistory(file);
+    for (const goal of ['a', 'b', 'a']) history.add(goal);
+    expect(new GoalHistory(file).goals).toEqual(['b', 'a']);
+    for (let i = 0; i < 120; i++) history.add(`g${i}`);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(100);
+  });
+
+  it('starts empty from a file that is not a list of goals', () => {
+    const file = historyFile();
+    writeFileSync(file, '{not json');
+    expect(new GoalHistory(file).goals).toEqual([]);
+    writeFileSync(file, '["ok", 3, null]');
+    expect(new GoalHistory(file).goals).toEqual(['ok']);
+  });
+});
+
+describe('the goal prompt', () => {
+  it('starts the run with the goal typed, and remembers it', () => {
+    const { runner, told } = fakeRunner('ready');
+    const store = tuiState({ prompt: emptyLine });
+    const history = new GoalHistory(historyFile());
+    goalPromptKeys({ store, runner, history, toast: () => {} })('Add pagination\r');
+    expect(told).toEqual([{ start: 'Add pagination' }]);
+    expect(store.state.prompt).toBeNull();
+    expect(history.goals).toEqual(['Add pagination']);
+  });
+
+  it('says why a line is refused until the next key; /relevo pause steers the relay; Esc with no goal yet says how to come back', () => {
+    const { runner, told } = fakeRunner('ready');
+    const store = tuiState({ prompt: emptyLine });
+    const toasts: string[] = [];
+    const keys = goalPromptKeys({ store, runner, history: new GoalHistory(historyFile()), toast: (t) => toasts.push(t) });
+    keys('/relevo goal\r');
+    expect(store.state.promptError).toBe('usage: /relevo goal TEXT');
+    keys('\x15');
+    expect(store.state.promptError).toBeNull();
+    keys('/relevo pause\r');
+    expect(told).toEqual([{ type: 'pause' }]);
+    store.update({ prompt: emptyLine });
+    keys('\x1b');
+    expect(store.state.prompt).toBeNull();
+    expect(toasts).toEqual(['no goal yet: C-] g opens the goal prompt']);
+  });
+});
+
+describe('input routing', () => {
+  const compositor = (calls: string[]) =>
+    ({ relayout: () => calls.push('relayout'), schedule: (role: string) => calls.push(`schedule ${role}`), view: { panes: { planner: { inner: { height: 11 } } } } }) as unknown as Compositor;
+
+  it('keys go to the focused agent and commands to relevo; any key closes the help first', () => {
+    const { runner, typed } = fakeRunner('running');
+    const store = tuiState();
+    const calls: string[] = [];
+    const ran: Command[] = [];
+    const route = inputRouter({ store, runner, compositor: compositor(calls), toast: () => {}, keys: new KeyRouter('\x1d'), run: (c) => ran.push(c), promptKeys: () => {} });
+    route('ls\r\x1dp\x1b[200~pasted\x1b[201~');
+    expect(typed).toEqual(['ls\r', 'paste:pasted']);
+    expect(ran).toEqual(['pause']);
+    store.update({ overlay: 'help' });
+    route('x');
+    expect(store.state.overlay).toBe('none');
+    expect(calls).toEqual(['relayout']);
+    expect(typed).toHaveLength(2);
+  });
+
+  it('scroll mode moves the focused view by lines and pages, and Esc (alone or glued to a key) goes back live', () => {
+    const { runner, screen } = fakeRunner('running');
+    const store = tuiState({ scroll: 0 });
+    const calls: string[] = [];
+    const route = inputRouter({ store, runner, compositor: compositor(calls), toast: () => {}, keys: new KeyRouter('\x1d'), run: () => {}, promptKeys: () => {} });
+    route('\x1b[A\x1b[5~k');
+    expect(screen.scrolledBack).toBe(12);
+    expect(store.state.scroll).toBe(12);
+    route('\x1bk');
+    expect(store.state.scroll).toBeNull();
+    expect(screen.scrolledBack).toBe(0);
+    expect(calls).toEqual(['schedule planner', 'schedule planner']);
+  });
+});

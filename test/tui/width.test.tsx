@@ -1,0 +1,78 @@
+import { render } from 'ink-testing-library';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { bandParts, type BandInfo } from '../../src/tui/band.js';
+import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
+import { editLine, emptyLine, type LineState } from '../../src/tui/line-editor.js';
+import { splitKeys } from '../../src/pty/keys.js';
+import { paneFrame } from '../../src/tui/frame.js';
+import { toastLines } from '../../src/tui/toasts.js';
+import { columns, cut, fit, fitPadded } from '../../src/tui/width.js';
+
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+
+describe('display width', () => {
+  it('counts columns, not code units: CJK and emoji take two, a combining accent none', () => {
+    expect(columns('日本')).toBe(4);
+    expect(columns('😀')).toBe(2);
+    expect(columns('e\u0301')).toBe(1);
+  });
+
+  it('cuts between graphemes, leaving out a wide character that would straddle the edge', () => {
+    expect(cut('日本語', 3)).toBe('日');
+    expect(cut('a😀b', 2)).toBe('a');
+    expect(cut('👨‍👩‍👧 family', 2)).toBe('👨‍👩‍👧');
+    expect(fit('日本語', 4)).toBe('日…');
+    expect(fit('日本', 4)).toBe('日本');
+    expect(fitPadded('日本', 6)).toBe('日本  ');
+  });
+});
+
+describe('CJK and emoji in the chrome', () => {
+  it('a toast is cut at its column, whatever the text', () => {
+    const texts = ['ラウンド 2 をビルダーに送りました。長い説明がここに続きます', '🚀🚀🚀 round 2 delivered 🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉', 'round 1 delivered'];
+    const lines = toastLines(texts.map((text, id) => ({ id, text, level: 'info' as const })), 40).map(plain);
+    for (const line of lines) expect(stringWidth(line)).toBe(40);
+    expect(lines[0]).toMatch(/…  ?$/);
+  });
+
+  it('the band drops parts by their columns, and a note too wide for it is cut to its width', () => {
+    const info: BandInfo = { agents: { planner: 'クロード', builder: 'コーデックス' }, round: 3, budget: 10, turn: 'builder', phase: 'running', pause: null, stale: false };
+    // The whole band is 84 code units but 94 columns: at 90 columns the names are shortened.
+    expect(bandParts(info, 94)).toContain('planner: クロード ▸ builder: コーデックス');
+    expect(bandParts(info, 90)).toContain('P: クロード ▸ B: コーデックス');
+    for (const width of [120, 90, 80, 50, 20]) expect(stringWidth(bandParts(info, width).join(' · '))).toBeLessThanOrEqual(width);
+    const note = 'ビルダー: あなたの下書きがラウンド 2 を止めています — 送信するか消してください';
+    for (const width of [160, 60, 30, 9]) expect(stringWidth(bandParts({ ...info, notes: [note] }, width).join(' · '))).toBeLessThanOrEqual(width);
+  });
+
+  it('the goal prompt scrolls by columns, keeping the cursor in view', () => {
+    const prompt = (text: string, cursor: number) => render(<GoalPrompt line={{ text, cursor, browsing: null, draft: '' }} width={20} />).lastFrame()!;
+    const abc = 'abcdefghijklmnopqrstuvwxyz';
+    expect(prompt(abc, 26).trimEnd()).toBe('goal › pqrstuvwxyz');
+    expect(prompt(abc, 5)).toBe('goal › abcdefghijkl');
+    const cjk = '日本語のテキストです';
+    expect(prompt(cjk, cjk.length).trimEnd()).toBe('goal › キストです');
+    expect(prompt(cjk, 1)).toBe('goal › 日本語のテキ');
+    expect(stringWidth(prompt('😀😀😀😀😀😀😀😀', 16))).toBeLessThanOrEqual(20);
+  });
+
+  it('the goal prompt moves over and deletes an emoji or an accented letter whole', () => {
+    const type = (keys: string) =>
+      splitKeys(keys).reduce<LineState>((line, key) => {
+        const r = editLine(line, key, []);
+        return 'state' in r ? r.state : line;
+      }, emptyLine);
+    expect(type('a😀b\x1b[D\x1b[D\x7f')).toMatchObject({ text: '😀b', cursor: 0 });
+    expect(type('a😀b\x1b[D\x1b[D\x1b[3~')).toMatchObject({ text: 'ab', cursor: 1 });
+    expect(type('ae\u0301\x7f')).toMatchObject({ text: 'a', cursor: 1 });
+    expect(type('👨‍👩‍👧\x1b[D\x1b[Cx')).toMatchObject({ text: '👨‍👩‍👧x' });
+  });
+
+  it("a pane's title line is exactly its frame's width", () => {
+    const top = (title: string, width: number) => plain(paneFrame({ top: 0, left: 0, width, height: 3 }, title, false)).split('│')[0]!;
+    for (const title of ['planner · クロード · 作業中 · focus', 'builder · 🤖🤖🤖🤖🤖🤖🤖 · working', 'planner · claude · working']) {
+      for (const width of [12, 20, 33, 60]) expect(stringWidth(top(title, width))).toBe(width);
+    }
+  });
+});
