@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../../protocol/index.js';
+import { parseJsonLines } from '../../protocol/json-lines.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { ConfigError } from '../faults/errors.js';
 import { lockHolder } from '../store/journal.js';
@@ -35,15 +36,7 @@ const GOAL_COLUMNS = 40;
 
 /** The valid lines of `events.jsonl`; a torn line (killed mid-write) or one that fails the schema is skipped. */
 export function parseJournalText(text: string): JournalLine[] {
-  return text.split('\n').flatMap((raw) => {
-    if (raw.trim() === '') return [];
-    try {
-      const parsed = journalLineSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? [parsed.data] : [];
-    } catch {
-      return [];
-    }
-  });
+  return parseJsonLines(text, journalLineSchema);
 }
 
 /** Where a run stands: `live` says whether the process holding its lock is alive. */

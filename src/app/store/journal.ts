@@ -2,6 +2,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, re
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { journalEntrySchema, ROLES, journalLineSchema, type JournalEntry, type JournalLine } from '../../protocol/index.js';
+import { parseJsonLines, wholeLinesLength } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
 import { stateWrite } from '../faults/fault.js';
 import { fsFault } from '../faults/fsfault.js';
@@ -98,21 +99,9 @@ export class Journal {
  */
 export function readJournal(path: string, repair = false): JournalLine[] {
   const text = readFileSync(path, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
+  const end = wholeLinesLength(text);
   if (repair && end < text.length) truncateSync(path, end);
-  const lines: JournalLine[] = [];
-  for (const raw of text.slice(0, end).split('\n')) {
-    if (raw.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      continue;
-    }
-    const parsed = journalLineSchema.safeParse(value);
-    if (parsed.success) lines.push(parsed.data);
-  }
-  return lines;
+  return parseJsonLines(text, journalLineSchema, { wholeLinesOnly: true });
 }
 
 /** `<dir>/lock`: one relevo process per run. A lock left by a dead process is taken over. */
