@@ -5,7 +5,7 @@ import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffChe
 import { parseJsonLines } from '../../protocol/json-lines.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { ConfigError } from '../faults/errors.js';
-import { lockHolder } from '../store/journal.js';
+import { lockHolder } from '../store/locks.js';
 import { stopLeftovers } from '../run/leftovers.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
