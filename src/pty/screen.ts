@@ -1,6 +1,7 @@
 import xtermHeadless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { ScreenRow } from '../protocol/index.js';
+import { COLOR_MODE, copySgr, DEFAULT_SGR, RESET, sameSgr, SGR_FLAG, sgrTransition, type Sgr } from './sgr.js';
 
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
@@ -28,53 +29,11 @@ export type Mark = { readonly line: number; dispose(): void };
 /** The program's cursor on the visible screen; `visible` is DECTCEM (`CSI ? 25 h/l`) and on-screen. */
 export type Cursor = { readonly row: number; readonly col: number; readonly visible: boolean };
 
-/** A cell's graphic rendition, packed for cheap comparison: colours as mode + value, flags as bits. */
-type Sgr = { fgMode: number; fg: number; bgMode: number; bg: number; flags: number };
-
-const BOLD = 1;
-const DIM = 2;
-const ITALIC = 4;
-const UNDERLINE = 8;
-const BLINK = 16;
-const INVERSE = 32;
-const INVISIBLE = 64;
-const STRIKE = 128;
-const OVERLINE = 256;
-/** Flag → [on, off] SGR codes; bold and dim share their "off" (22), handled apart. */
-const FLAG_CODES: ReadonlyArray<readonly [number, string, string]> = [
-  [ITALIC, '3', '23'],
-  [UNDERLINE, '4', '24'],
-  [BLINK, '5', '25'],
-  [INVERSE, '7', '27'],
-  [INVISIBLE, '8', '28'],
-  [STRIKE, '9', '29'],
-  [OVERLINE, '53', '55'],
-];
-const MODE_DEFAULT = 0;
-const MODE_PALETTE = 1;
-const MODE_RGB = 2;
 /**
  * xterm's own colour-mode bits (Attributes.CM_P256), used only to tell `CSI 38;5;1 m` from `CSI 31 m`,
  * which some terminals render differently (bold-as-bright). Both fall back to the same colour.
  */
 const XTERM_CM_P256 = 0x2000000;
-const PALETTE_256 = 3;
-
-const DEFAULT_SGR: Sgr = { fgMode: MODE_DEFAULT, fg: 0, bgMode: MODE_DEFAULT, bg: 0, flags: 0 };
-const RESET = '\x1b[0m';
-
-function colorCode(mode: number, value: number, base: 30 | 40): string {
-  switch (mode) {
-    case MODE_DEFAULT:
-      return String(base + 9);
-    case MODE_RGB:
-      return `${base + 8};2;${(value >> 16) & 255};${(value >> 8) & 255};${value & 255}`;
-    case PALETTE_256:
-      return `${base + 8};5;${value}`;
-    default:
-      return value < 8 ? String(base + value) : value < 16 ? String(base + 60 + value - 8) : `${base + 8};5;${value}`;
-  }
-}
 
 /**
  * Characters whose width terminals disagree on: multi-unit ones (astral emoji, clusters with
@@ -83,37 +42,6 @@ function colorCode(mode: number, value: number, base: 30 | 40): string {
  */
 function mayMismeasure(chars: string, width: number): boolean {
   return chars.length > 1 || (width === 2 && chars.charCodeAt(0) < 0x2e80);
-}
-
-function copySgr(to: Sgr, from: Sgr): void {
-  to.fgMode = from.fgMode;
-  to.fg = from.fg;
-  to.bgMode = from.bgMode;
-  to.bg = from.bg;
-  to.flags = from.flags;
-}
-
-/** SGR parameters that turn rendition `a` into `b` (empty when equal). */
-function sgrDelta(a: Sgr, b: Sgr): string[] {
-  const codes: string[] = [];
-  const offBoldDim = (a.flags & BOLD && !(b.flags & BOLD)) || (a.flags & DIM && !(b.flags & DIM));
-  if (offBoldDim) codes.push('22');
-  if (b.flags & BOLD && (offBoldDim || !(a.flags & BOLD))) codes.push('1');
-  if (b.flags & DIM && (offBoldDim || !(a.flags & DIM))) codes.push('2');
-  for (const [bit, on, off] of FLAG_CODES) {
-    if ((a.flags & bit) !== (b.flags & bit)) codes.push(b.flags & bit ? on : off);
-  }
-  if (a.fgMode !== b.fgMode || a.fg !== b.fg) codes.push(colorCode(b.fgMode, b.fg, 30));
-  if (a.bgMode !== b.bgMode || a.bg !== b.bg) codes.push(colorCode(b.bgMode, b.bg, 40));
-  return codes;
-}
-
-/** The shorter of "change what differs" and "reset, then set what `b` has". */
-function sgrTransition(a: Sgr, b: Sgr): string {
-  const delta = sgrDelta(a, b).join(';');
-  const isDefault = b.flags === 0 && b.fgMode === MODE_DEFAULT && b.bgMode === MODE_DEFAULT;
-  const full = isDefault ? '0' : ['0', ...sgrDelta(DEFAULT_SGR, b)].join(';');
-  return `\x1b[${full.length < delta.length ? full : delta}m`;
 }
 
 /**
@@ -290,7 +218,7 @@ export class Screen {
         continue;
       }
       this.#read(cell, next);
-      if (next.flags !== cur.flags || next.fgMode !== cur.fgMode || next.fg !== cur.fg || next.bgMode !== cur.bgMode || next.bg !== cur.bg) {
+      if (!sameSgr(next, cur)) {
         out += sgrTransition(cur, next);
         copySgr(cur, next);
       }
@@ -314,8 +242,8 @@ export class Screen {
     return out + RESET;
   }
 
-  #transition(cur: Sgr, to: Sgr): string {
-    if (cur.flags === to.flags && cur.fgMode === to.fgMode && cur.fg === to.fg && cur.bgMode === to.bgMode && cur.bg === to.bg) return '';
+  #transition(cur: Sgr, to: Readonly<Sgr>): string {
+    if (sameSgr(cur, to)) return '';
     const s = sgrTransition(cur, to);
     copySgr(cur, to);
     return s;
@@ -326,10 +254,12 @@ export class Screen {
       copySgr(into, DEFAULT_SGR);
       return;
     }
-    into.fgMode = cell.isFgDefault() ? MODE_DEFAULT : cell.isFgRGB() ? MODE_RGB : cell.getFgColorMode() === XTERM_CM_P256 ? PALETTE_256 : MODE_PALETTE;
-    into.fg = into.fgMode === MODE_DEFAULT ? 0 : cell.getFgColor();
-    into.bgMode = cell.isBgDefault() ? MODE_DEFAULT : cell.isBgRGB() ? MODE_RGB : cell.getBgColorMode() === XTERM_CM_P256 ? PALETTE_256 : MODE_PALETTE;
-    into.bg = into.bgMode === MODE_DEFAULT ? 0 : cell.getBgColor();
+    const { DEFAULT, RGB, PALETTE, PALETTE_256 } = COLOR_MODE;
+    const { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE } = SGR_FLAG;
+    into.fgMode = cell.isFgDefault() ? DEFAULT : cell.isFgRGB() ? RGB : cell.getFgColorMode() === XTERM_CM_P256 ? PALETTE_256 : PALETTE;
+    into.fg = into.fgMode === DEFAULT ? 0 : cell.getFgColor();
+    into.bgMode = cell.isBgDefault() ? DEFAULT : cell.isBgRGB() ? RGB : cell.getBgColorMode() === XTERM_CM_P256 ? PALETTE_256 : PALETTE;
+    into.bg = into.bgMode === DEFAULT ? 0 : cell.getBgColor();
     into.flags =
       (cell.isBold() ? BOLD : 0) |
       (cell.isDim() ? DIM : 0) |

@@ -328,9 +328,19 @@ describe('relay machine: every event sequence', () => {
 
   it('keeps its invariants on all sequences of 5 events after the start', () => {
     let paths = 0;
-    const walk = (state: RelayState, depth: number, delivered: number) => {
+    const phases = new Set<string>();
+    const pauses = new Set<string>();
+    let handoffsReceived = 0;
+    const violations = new Set<string>();
+    const key = (from: Role | 'relevo', seq: number | undefined) => `${from}:${seq}`;
+    /**
+     * `checkpointed`: the text of each handoff (`from:seq`) written to its lane on this path so far;
+     * `received`: the handoffs the peer confirmed on this path.
+     */
+    const walk = (state: RelayState, depth: number, checkpointed: ReadonlyMap<string, string>, received: ReadonlySet<string>) => {
       if (depth === 0) {
         paths++;
+        phases.add(state.phase);
         return;
       }
       for (const event of alphabet) {
@@ -345,12 +355,34 @@ describe('relay machine: every event sequence', () => {
         if (sent.length > 0) expect(next.phase).toBe('running');
         if (state.pending !== null && next.pending === null) expect(event.type).toBe('delivered');
         if (state.phase === 'done') expect(next).toBe(state);
-        walk(next, depth - 1, delivered + sent.length);
+        // Checkpoint before delivery: a handoff is typed only as its lane holds it, and a peer receives each handoff once.
+        let written = checkpointed;
+        let confirmed = received;
+        for (const e of effects) {
+          if (e.type === 'checkpoint') written = new Map(written).set(key(e.message.from, e.message.seq), e.message.text);
+          if (e.type === 'deliver' && e.message.kind === 'handoff' && written.get(key(e.message.from, e.message.seq)) !== e.message.text) {
+            violations.add(`${key(e.message.from, e.message.seq)} typed other than checkpointed`);
+          }
+          if (e.type === 'journal' && e.entry.type === 'delivered' && e.entry.kind === 'handoff') {
+            const handoff = key(e.entry.from, e.entry.checkpoint_seq);
+            if (!written.has(handoff)) violations.add(`${handoff} delivered without a checkpoint`);
+            if (confirmed.has(handoff)) violations.add(`${handoff} delivered twice`);
+            confirmed = new Set(confirmed).add(handoff);
+            handoffsReceived++;
+          }
+          if (e.type === 'journal' && e.entry.type === 'paused') pauses.add(e.entry.reason);
+        }
+        walk(next, depth - 1, written, confirmed);
       }
     };
     const started = step(config, initialState(config), { type: 'start', goal: 'G' }).state;
-    walk(started, 5, 1);
-    expect(paths).toBe(alphabet.length ** 5);
+    walk(started, 5, new Map(), new Set());
+    // The sequences drive the relay through every phase and its pauses, and hand work over: the checks above ran on a live relay.
+    const explored = `${paths} sequences explored`;
+    expect([...violations], explored).toEqual([]);
+    expect([...phases].sort(), explored).toEqual(['done', 'paused', 'running']);
+    expect([...pauses].sort(), explored).toEqual(['agent_blocked', 'agent_exited', 'delivery_failed', 'no_handoff', 'user']);
+    expect(handoffsReceived, explored).toBeGreaterThan(0);
   });
 });
 

@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../../protocol/index.js';
+import { parseJsonLines } from '../../protocol/json-lines.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { ConfigError } from '../faults/errors.js';
-import { lockHolder } from '../store/journal.js';
+import { parseFlags, unexpectedArgument } from '../config/args.js';
+import { lockHolder } from '../store/locks.js';
 import { stopLeftovers } from '../run/leftovers.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
@@ -35,15 +36,7 @@ const GOAL_COLUMNS = 40;
 
 /** The valid lines of `events.jsonl`; a torn line (killed mid-write) or one that fails the schema is skipped. */
 export function parseJournalText(text: string): JournalLine[] {
-  return text.split('\n').flatMap((raw) => {
-    if (raw.trim() === '') return [];
-    try {
-      const parsed = journalLineSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? [parsed.data] : [];
-    } catch {
-      return [];
-    }
-  });
+  return parseJsonLines(text, journalLineSchema);
 }
 
 /** Where a run stands: `live` says whether the process holding its lock is alive. */
@@ -151,32 +144,19 @@ function handoffsOf(runDir: string, id: string, warn: (message: string) => void)
   return views.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.seq - b.seq || ROLES.indexOf(a.lane) - ROLES.indexOf(b.lane));
 }
 
-function parseFlags(command: string, args: readonly string[]) {
-  try {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      options: { 'state-dir': { type: 'string', default: '.relevo' }, json: { type: 'boolean', default: false } },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (values['state-dir'] === '') throw new ConfigError('--state-dir', 'empty');
-    if (positionals.length > (command === 'show' ? 1 : 0)) throw new ConfigError(command, `unexpected argument ${positionals.at(-1)} (usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE})`);
-    return { stateDir: values['state-dir'], json: values.json, run: positionals[0] };
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const flag = /'(-[^']*)'/.exec((error as Error).message)?.[1];
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ConfigError(command, `unknown option ${flag ?? ''} (usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE})`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) throw new ConfigError(flag.split(' ')[0]!, /argument missing/.test((error as Error).message) ? 'needs a value' : 'takes no value');
-    throw new ConfigError(command, (error as Error).message.split('\n')[0] ?? 'invalid option');
-  }
+function flagsOf(command: 'runs' | 'show', args: readonly string[]) {
+  const context = { where: command, hint: `usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE}` };
+  const { values, positionals } = parseFlags(args, { 'state-dir': { type: 'string', default: '.relevo' }, json: { type: 'boolean', default: false } }, context);
+  if (values['state-dir'] === '') throw new ConfigError('--state-dir', 'empty');
+  if (positionals.length > (command === 'show' ? 1 : 0)) throw unexpectedArgument(positionals.at(-1), context);
+  return { stateDir: values['state-dir'], json: values.json, run: positionals[0] };
 }
 
 /** `relevo-tui runs` and `relevo-tui show`: what happened in past runs, read from the state dir. */
 export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const command = args[0] === 'show' ? 'show' : 'runs';
   try {
-    const { stateDir, json, run } = parseFlags(command, args.slice(1));
+    const { stateDir, json, run } = flagsOf(command, args.slice(1));
     const runsDir = join(stateDir, 'runs');
     const ids = runIds(runsDir);
     if (command === 'runs') {

@@ -1,8 +1,9 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { LANGS, type DeliveryPolicy, type Lang } from '../../protocol/index.js';
 import { parsePrefix } from './prefix.js';
 import { ConfigError } from '../faults/errors.js';
+import { parseFlags, unexpectedArgument, type FlagsContext } from './args.js';
 import { DEFAULT_STALL_AFTER_MS, parseDuration } from '../../protocol/index.js';
 
 export const DEMO_GOAL = 'Add pagination to /users with tests';
@@ -40,6 +41,9 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
+
+/** Where a bad flag's message points. */
+const HELP: FlagsContext = { where: 'usage', hint: 'see --help' };
 
 export const USAGE = `Usage: relevo-tui [options]
        relevo-tui sim-agent [--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]
@@ -220,24 +224,6 @@ export function langFromEnv(env: NodeJS.ProcessEnv): Lang {
   return /^es([_.-]|$)/i.test(locale) ? 'es' : 'en';
 }
 
-/** node:util parseArgs errors, as one line naming the flag. */
-function parseArgsError(error: Error): ConfigError {
-  const flag = /Option '(-[-\w]+)/.exec(error.message)?.[1] ?? /option '(-[-\w]+)'/i.exec(error.message)?.[1];
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new ConfigError('usage', `unknown option ${flag ?? ''} (see --help)`);
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return new ConfigError('usage', `unexpected argument ${/'([^']*)'/.exec(error.message)?.[1] ?? ''} (see --help)`);
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      if (flag && /ambiguous/.test(error.message)) return new ConfigError(flag, `needs a value (for one starting with a dash, write ${flag}=VALUE)`);
-      if (flag && /argument missing/.test(error.message)) return new ConfigError(flag, 'needs a value');
-      if (flag) return new ConfigError(flag, 'takes no value');
-      return new ConfigError('usage', error.message.split('\n')[0] ?? 'invalid option');
-    default:
-      return new ConfigError('usage', error.message.split('\n')[0] ?? 'invalid option');
-  }
-}
-
 /** `C-]` by default: Claude Code, Codex, tmux, Herdr and shells leave it alone. */
 export const DEFAULT_PREFIX = 'C-]';
 
@@ -254,20 +240,13 @@ export type ConfigLoader = (explicit: string | undefined) => Record<string, stri
 
 /** Parses and validates the flags (over the config file's settings); a bad one throws a ConfigError naming it. */
 export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, loadConfig: ConfigLoader = () => ({})): Options {
-  let values: Record<string, unknown>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: true }));
-  } catch (error) {
-    throw parseArgsError(error as Error);
-  }
+  const { values: given, positionals } = parseFlags(args, FLAGS, HELP);
   // The one positional is the run of `--resume [RUN]`.
-  if (positionals.length > 0 && values.resume !== true) throw new ConfigError('usage', `unexpected argument ${positionals[0]} (see --help)`);
+  if (positionals.length > 0 && given.resume !== true) throw unexpectedArgument(positionals[0], HELP);
   if (positionals.length > 1) throw new ConfigError('--resume', `takes one run id, got ${positionals.length}`);
   const run = positionals[0];
   if (run !== undefined && !/^[\w-][\w.-]*$/.test(run)) throw new ConfigError('--resume', `not a run id: ${run}`);
-  values = { ...loadConfig(values.config as string | undefined), ...values };
-  const parsed = schema.safeParse(values);
+  const parsed = schema.safeParse({ ...loadConfig(given.config), ...given });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const message = issue?.message ?? 'invalid option';

@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hookMessageSchema, type HookKind, type Role } from '../../protocol/index.js';
+import { jsonLines } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -77,25 +78,17 @@ export class HookChannel {
   }
 
   #receive(text: string): void {
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch {
-        this.#onRejected.fire('not JSON');
+    for (const line of jsonLines(text, hookMessageSchema)) {
+      if (!line.ok) {
+        this.#onRejected.fire(line.problem === 'json' ? 'not JSON' : `malformed message: ${line.issues[0]?.path.join('.') || 'shape'}`);
         continue;
       }
-      const parsed = hookMessageSchema.safeParse(raw);
-      if (!parsed.success) {
-        this.#onRejected.fire(`malformed message: ${parsed.error.issues[0]?.path.join('.') || 'shape'}`);
+      const message = line.value;
+      if (!timingSafeEqual(digest(message.token), digest(this.tokenFor(message.role)))) {
+        this.#onRejected.fire(`wrong token (claimed role ${message.role}, kind ${message.kind})`);
         continue;
       }
-      if (!timingSafeEqual(digest(parsed.data.token), digest(this.tokenFor(parsed.data.role)))) {
-        this.#onRejected.fire(`wrong token (claimed role ${parsed.data.role}, kind ${parsed.data.kind})`);
-        continue;
-      }
-      this.#onMessage.fire({ role: parsed.data.role, kind: parsed.data.kind, payload: parsed.data.payload, at: parsed.data.at ?? null });
+      this.#onMessage.fire({ role: message.role, kind: message.kind, payload: message.payload, at: message.at ?? null });
     }
   }
 

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../../protocol/index.js';
+import { parseJsonLines } from '../../protocol/json-lines.js';
 
 export type TranscriptQuery = {
   readonly env: NodeJS.ProcessEnv;
@@ -32,7 +33,7 @@ async function recent(files: string[], since: number): Promise<string[]> {
 /** The first final text found in the given files (an agent may also write side sessions, e.g. to name the session). */
 async function firstFinal(files: readonly string[], read: (lines: unknown[]) => string | null): Promise<string | null> {
   for (const file of files) {
-    const text = read(jsonLines(await readFile(file, 'utf8').catch(() => '')));
+    const text = read(parseJsonLines(await readFile(file, 'utf8').catch(() => ''), z.unknown()));
     if (text !== null) return text;
   }
   return null;
@@ -48,15 +49,6 @@ async function listJsonl(dir: string, depth: number): Promise<string[]> {
   }
   return files;
 }
-
-const jsonLines = (text: string): unknown[] =>
-  text.split('\n').flatMap((line) => {
-    try {
-      return line.trim() === '' ? [] : [JSON.parse(line) as unknown];
-    } catch {
-      return [];
-    }
-  });
 
 const claudeEntry = z.looseObject({
   type: z.string(),

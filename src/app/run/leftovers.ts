@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from
 import { basename, join } from 'node:path';
 import { ROLES, type Role } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
-import { pidAlive, readLock, type AgentRecord } from '../store/journal.js';
+import { pidAlive, readLock, type AgentRecord } from '../store/locks.js';
 import { allProcesses, endProcesses, hasEnv, procStat, type Proc } from '../../pty/procs.js';
 
 /** How long a leftover agent gets between SIGTERM and SIGKILL. */
