@@ -103,7 +103,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   };
   const editPending = pendingEditor({ store, runner, env, dir, toast, handOver });
   const run = commandRunner({ store, runner, compositor, toast, finish: (code) => finish(code), editPending });
-  // The goal prompt: a goal, or the seed's /relevo goal|pause|resume, with a history kept in the state dir.
+  // The goal prompt: a goal, or the relevo protocol's /relevo goal|pause|resume, with a history kept in the state dir.
   const history = new GoalHistory(join(resolve(cwd, options.stateDir), 'goal-history.json'));
   const promptKeys = goalPromptKeys({ store, runner, history, toast });
   const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys });

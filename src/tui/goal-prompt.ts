@@ -14,7 +14,7 @@ export type GoalPromptDeps = {
 
 /**
  * The goal prompt's keys (while `state.prompt` is open): each edits the line, ↑ ↓ browse the
- * history, Enter submits — a goal starts the run, the seed's `/relevo pause|resume` steer it — and
+ * history, Enter submits — a goal starts the run, `/relevo pause|resume` (the relevo protocol's commands) steer it — and
  * Esc closes the prompt. A refused line says why until the next key.
  */
 export function goalPromptKeys({ store, runner, history, toast }: GoalPromptDeps): (data: string) => void {

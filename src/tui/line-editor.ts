@@ -75,7 +75,7 @@ export function editLine(s: LineState, key: string, history: readonly string[]):
 
 export type PromptCommand = { readonly type: 'goal'; readonly goal: string } | { readonly type: 'pause' } | { readonly type: 'resume' } | { readonly type: 'error'; readonly message: string };
 
-/** What a submitted line asks for: a goal, or one of the seed's `/relevo` commands. */
+/** What a submitted line asks for: a goal, or one of the relevo protocol's `/relevo` commands. */
 export function readPromptLine(line: string): PromptCommand {
   const m = /^\/relevo(?:\s+(\S+))?(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (!m) return line.trim() === '' ? { type: 'error', message: 'the goal is empty' } : { type: 'goal', goal: line.trim() };
