@@ -1,4 +1,5 @@
-import { handoffMessage, initialState, preambleFor, type Outgoing, type RelayConfig, type RelayState } from './machine.js';
+import { handoffMessage, initialState, preambleFor } from './machine.js';
+import type { Outgoing, RelayConfig, RelayState } from './relay-types.js';
 import { goalMessage, resumeNotice } from './prompts.js';
 import { ROLES, type Role } from './roles.js';
 import { checkpointPath, type HandoffCheckpoint } from './schemas/checkpoint.js';
