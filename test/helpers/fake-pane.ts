@@ -83,7 +83,7 @@ export class FakePane implements Pane {
 
 /**
  * A profile for a line agent: `>` is its input line (what follows is the text in the box), `» ` the
- * echo of a submitted message, a bottom line with `working` means busy. No hook, no transcript: replies
+ * echo of a submitted message, a bottom line with `working` means busy, one with `allow? [y/n]` blocked. No hook, no transcript: replies
  * come from the screen. The role prompt goes by a launch flag, so messages carry no preamble.
  */
 export function lineAgentProfile(deliver: Partial<ProfileData['deliver']> = {}): Profile {
@@ -98,6 +98,7 @@ export function lineAgentProfile(deliver: Partial<ProfileData['deliver']> = {}):
         quiet_ms: 50,
         require_busy: true,
         rules: [
+          { id: 'asks-permission', state: 'blocked', priority: 200, region: 'bottom', lines: 1, contains: 'allow? [y/n]' },
           { id: 'working', state: 'busy', priority: 100, region: 'bottom', lines: 1, contains: 'working' },
           { id: 'input-line', state: 'idle', priority: 50, region: 'bottom', lines: 1, regex: '^>( |$)' },
         ],
@@ -110,9 +111,10 @@ export function lineAgentProfile(deliver: Partial<ProfileData['deliver']> = {}):
 
 /**
  * Makes `pane` a line agent answering with `answer(what it was sent)`: a paste shows in its input line,
- * Enter echoes it and works for `workMs`, then the reply is printed above a fresh input line.
+ * Enter echoes it and works for `workMs` (long enough for the busy screen to be evaluated under load:
+ * the profile needs busy seen before a turn can end), then the reply is printed above a fresh input line.
  */
-export function lineAgent(pane: FakePane, answer: (sent: string) => string, workMs = 40): FakePane {
+export function lineAgent(pane: FakePane, answer: (sent: string) => string, workMs = 250): FakePane {
   let box = '';
   void pane.draw('>');
   pane.program = (input) => {
