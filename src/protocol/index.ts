@@ -19,11 +19,8 @@ export {
 export { rolePrompt, goalMessage, relayMessage, relayFileMessage, staleNotice, resumeNotice } from './prompts.js';
 export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
 export { replyFromLog, logShowsInterruption, isEcho, type LoggedBlocks } from './logged.js';
+export { initialState, step, preambleFor, handoffMessage } from './machine.js';
 export {
-  initialState,
-  step,
-  preambleFor,
-  handoffMessage,
   DEFAULT_DELIVERY,
   type DeliveryMode,
   type DeliveryPolicy,
@@ -32,9 +29,12 @@ export {
   type RelayEvent,
   type Effect,
   type Outgoing,
+  type GoalMessage,
+  type HandoffMessage,
+  type NoticeMessage,
   type Phase,
   type Step,
-} from './machine.js';
+} from './relay-types.js';
 export {
   journalEntrySchema,
   journalLineSchema,

@@ -3,113 +3,9 @@ import { findLookalikes } from './header.js';
 import { normalizeReply } from './sanitize.js';
 import { goalMessage, relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice } from './prompts.js';
 import { bodySize, checkpointPath } from './schemas/checkpoint.js';
-import { peerOf, type Lang, type Role } from './roles.js';
-import type { JournalEntry, PauseReason, ReplySource } from './schemas/journal.js';
-
-export type DeliveryMode = 'auto' | 'file' | 'inline';
-
-/** When a handoff is typed as a pointer to its HANDOFF.md instead of in full. */
-export type DeliveryPolicy = {
-  readonly mode: DeliveryMode;
-  /** `auto`: a body over this many bytes (UTF-8) or lines goes as a file. */
-  readonly maxBytes: number;
-  readonly maxLines: number;
-};
-
-export const DEFAULT_DELIVERY: DeliveryPolicy = { mode: 'auto', maxBytes: 4096, maxLines: 60 };
-
-/** Settings fixed for a run. */
-export type RelayConfig = {
-  readonly maxRounds: number;
-  readonly lang: Lang;
-  /** Roles whose agent gets its role prompt inside its first message (no launch flag for it). */
-  readonly inlineRolePrompt: Readonly<Record<Role, boolean>>;
-  readonly delivery: DeliveryPolicy;
-  /** The run directory as the agents reach it from their working directory, with `/`. */
-  readonly runPath: string;
-};
-
-/** A message relevo is about to type, or holds while paused. */
-export type Outgoing = {
-  readonly kind: 'goal' | 'handoff' | 'notice';
-  readonly to: Role;
-  readonly from: Role | 'relevo';
-  /** Round the message belongs to: 0 for the goal. */
-  readonly round: number;
-  /** The handoff body (or the goal), without header or role prompt. */
-  readonly body: string;
-  /** Exactly what is typed into the agent. */
-  readonly text: string;
-  /** A handoff's checkpoint: its seq in the sender's lane. */
-  readonly seq?: number;
-  /** A handoff typed in full, or as the path of its HANDOFF.md. */
-  readonly via?: 'inline' | 'file';
-};
-
-export type Phase = 'ready' | 'running' | 'paused' | 'done';
-
-export type RelayState = {
-  readonly phase: Phase;
-  /** The last round delivered to the builder. */
-  readonly round: number;
-  /** Highest round that may be delivered before pausing with `max_rounds`. */
-  readonly budget: number;
-  /** The agent whose turn relevo waits on; null while nothing was delivered. */
-  readonly turn: Role | null;
-  /** The message being delivered, or kept while paused. */
-  readonly pending: Outgoing | null;
-  /** True while the `deliver` effect for `pending` has not come back. */
-  readonly delivering: boolean;
-  readonly lastSent: Readonly<Record<Role, string | null>>;
-  readonly lastReceived: Readonly<Record<Role, string | null>>;
-  readonly introduced: Readonly<Record<Role, boolean>>;
-  /** The agent is a new process of a resumed run: it has not seen the goal (until it is introduced). */
-  readonly restarted: Readonly<Record<Role, boolean>>;
-  readonly pause: { readonly reason: PauseReason; readonly role?: Role; readonly detail?: string } | null;
-  readonly goal: string | null;
-  readonly summary: string | null;
-  /** Step mode: pause before each relay, the handoff kept pending until a resume sends it. */
-  readonly step: boolean;
-  /** The last checkpoint seq of each lane. */
-  readonly seqs: Readonly<Record<Role, number>>;
-  /** STALE: the workspace moved since the last checkpoint (`git diff --stat` lines), until a new checkpoint. */
-  readonly stale: readonly string[] | null;
-};
-
-export type RelayEvent =
-  | { readonly type: 'start'; readonly goal: string }
-  | {
-      readonly type: 'turn-ended';
-      readonly role: Role;
-      readonly reply: string;
-      readonly source: ReplySource;
-      /** The turn was interrupted: its reply is partial. */
-      readonly interrupted?: boolean;
-      /** The reply comes from a screen that may have split long lines. */
-      readonly lossy?: boolean;
-    }
-  | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number; readonly transferId?: string }
-  | { readonly type: 'ack-refused'; readonly to: Role; readonly detail: string }
-  | { readonly type: 'delivery-failed'; readonly to: Role; readonly detail: string }
-  | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
-  | { readonly type: 'agent-unblocked'; readonly role: Role }
-  | { readonly type: 'blocked-timeout'; readonly role: Role }
-  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
-  /** The person (or a signal to relevo, named in `detail`) stops the relay. */
-  | { readonly type: 'pause'; readonly detail?: string }
-  | { readonly type: 'resume' }
-  | { readonly type: 'set-step'; readonly on: boolean }
-  | { readonly type: 'edit-pending'; readonly body: string }
-  /** relevo could not write its state, or failed itself; `delivery`: the delivery to that role was stopped. */
-  | { readonly type: 'fault'; readonly reason: 'state_unwritable' | 'internal_error'; readonly detail: string; readonly delivery?: Role };
-
-export type Effect =
-  | { readonly type: 'journal'; readonly entry: JournalEntry }
-  /** Write the handoff's checkpoint to its sender's lane; performed before any later effect. */
-  | { readonly type: 'checkpoint'; readonly message: Outgoing; readonly supersedes?: number }
-  | { readonly type: 'deliver'; readonly message: Outgoing };
-
-export type Step = { readonly state: RelayState; readonly effects: readonly Effect[] };
+import { peerOf, type Role } from './roles.js';
+import type { JournalEntry, PauseReason } from './schemas/journal.js';
+import type { Effect, GoalMessage, HandoffMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
 
 const none = { planner: null, builder: null } as const;
 
@@ -152,7 +48,7 @@ export function handoffMessage(
   round: number,
   seq: number,
   body: string,
-): Outgoing {
+): HandoffMessage {
   const to = peerOf(from);
   const { bytes, lines } = bodySize(body);
   const { mode, maxBytes, maxLines } = config.delivery;
@@ -266,9 +162,9 @@ function onDelivered(state: RelayState, e: Extract<RelayEvent, { type: 'delivere
     sha256: e.sha256,
     chars: m.body.length,
     attempts: e.attempts,
-    ...(m.seq !== undefined ? { checkpoint_seq: m.seq } : {}),
+    ...(m.kind === 'handoff' ? { checkpoint_seq: m.seq } : {}),
     ...(e.transferId !== undefined ? { transfer_id: e.transferId } : {}),
-    ...(m.via !== undefined ? { via: m.via } : {}),
+    ...(m.kind === 'handoff' ? { via: m.via } : {}),
   };
   return { state: next, effects: [journal(entry)] };
 }
@@ -278,7 +174,7 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
   switch (event.type) {
     case 'start': {
       if (state.phase !== 'ready') return { state, effects: [] };
-      const message: Outgoing = {
+      const message: GoalMessage = {
         kind: 'goal',
         to: 'planner',
         from: 'relevo',
@@ -342,12 +238,12 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const body = normalizeBody(event.body);
       if (m === null || state.delivering || body === '' || body === m.body) return { state, effects: [] };
       const edited = journal({ type: 'pending_edited', round: m.round, to: m.to, chars: body.length });
-      if (m.kind !== 'handoff' || m.seq === undefined) {
+      if (m.kind !== 'handoff') {
         const text = m.kind === 'goal' ? goalMessage(body, config.lang, preambleFor(config, state, m.to)) : body;
         return { state: { ...state, pending: { ...m, body, text } }, effects: [edited] };
       }
       // A checkpoint is immutable: the edited handoff is a new one in the same lane, replacing it.
-      const from = m.from as Role;
+      const from = m.from;
       const seq = state.seqs[from] + 1;
       const next: RelayState = { ...state, seqs: { ...state.seqs, [from]: seq }, lastReceived: { ...state.lastReceived, [from]: body }, stale: null };
       const message = handoffMessage(config, next, from, m.round, seq, body);

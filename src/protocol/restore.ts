@@ -1,6 +1,7 @@
-import { handoffMessage, initialState, preambleFor, type Outgoing, type RelayConfig, type RelayState } from './machine.js';
+import { handoffMessage, initialState, preambleFor } from './machine.js';
+import type { Outgoing, RelayConfig, RelayState } from './relay-types.js';
 import { goalMessage, resumeNotice } from './prompts.js';
-import { ROLES, type Role } from './roles.js';
+import type { Role } from './roles.js';
 import { checkpointPath, type HandoffCheckpoint } from './schemas/checkpoint.js';
 import type { JournalLine } from './schemas/journal.js';
 
@@ -55,12 +56,10 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
   const base = initialState(config);
   const seqs = { ...base.seqs };
   for (const c of all) seqs[c.checkpoint.from] = Math.max(seqs[c.checkpoint.from], c.checkpoint.seq);
-  const lastSent = { ...base.lastSent } as Record<Role, string | null>;
-  const lastReceived = { ...base.lastReceived } as Record<Role, string | null>;
-  for (const role of ROLES) {
-    lastSent[role] = lastOf(acked, (c) => c.to === role)?.body ?? null;
-    lastReceived[role] = lastOf(all, (c) => c.from === role)?.body ?? null;
-  }
+  /** Per role: the body of the last checkpoint `pick` chooses for it, or null. */
+  const perRole = (pick: (role: Role) => CheckpointOnDisk | undefined) => ({ planner: pick('planner')?.body ?? null, builder: pick('builder')?.body ?? null });
+  const lastSent = perRole((role) => lastOf(acked, (c) => c.to === role));
+  const lastReceived = perRole((role) => lastOf(all, (c) => c.from === role));
   const round = Math.max(0, ...acked.filter((c) => c.checkpoint.from === 'planner').map((c) => c.checkpoint.round));
   const budget = linesOf(lines, 'resumed').at(-1)?.budget ?? config.maxRounds;
   const step = linesOf(lines, 'step_mode').at(-1)?.on ?? false;

@@ -96,7 +96,7 @@ describe('Attention', () => {
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
     const changes = new Emitter<RelayState>();
     const base = blank();
-    let state: RelayState = { ...base, phase: 'running', pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't' } };
+    let state: RelayState = { ...base, phase: 'running', pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't', seq: 2, via: 'inline' } };
     const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, get state() { return state; }, onChange: changes.event };
     const journal: JournalEntry[] = [];
     const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => 0);

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import type { GitAnchor, HandoffCheckpoint, Outgoing, Role } from '../../protocol/index.js';
+import type { GitAnchor, HandoffCheckpoint, HandoffMessage, Outgoing, Role } from '../../protocol/index.js';
 import { CheckpointStore, type Acked, type Offered } from './checkpoints.js';
 import { failpoint } from '../faults/failpoint.js';
 import { stateWrite } from '../faults/fault.js';
 import type { Journal } from './journal.js';
 
-type Unsaved = { readonly message: Outgoing; readonly anchor: GitAnchor | null; readonly supersedes?: number };
-const keyOf = (message: Outgoing) => `${message.from}/${message.seq ?? 0}`;
+type Unsaved = { readonly message: HandoffMessage; readonly anchor: GitAnchor | null; readonly supersedes?: number };
+/** A handoff's place: its sender's lane and its seq there. */
+const keyOf = (message: HandoffMessage) => `${message.from}/${message.seq}`;
 
 /**
  * The relay's writes to its run directory: checkpoint (with its journal line), offer and ack. A write
@@ -24,32 +25,32 @@ export class StateWrites {
   ) {}
 
   /** The machine's `checkpoint` effect: written, then journaled; kept for later when either fails. */
-  checkpoint(message: Outgoing, anchor: GitAnchor | null, supersedes?: number): void {
+  checkpoint(message: HandoffMessage, anchor: GitAnchor | null, supersedes?: number): void {
     this.defer(message, anchor, supersedes);
     this.ensure(message);
   }
 
   /** A checkpoint to be written later (an earlier write of its event failed). */
-  defer(message: Outgoing, anchor: GitAnchor | null, supersedes?: number): void {
+  defer(message: HandoffMessage, anchor: GitAnchor | null, supersedes?: number): void {
     this.#unsaved.set(keyOf(message), { message, anchor, ...(supersedes !== undefined ? { supersedes } : {}) });
   }
 
-  /** False while `message`'s checkpoint is not on disk (it lives only in memory). */
+  /** False while `message`'s checkpoint is not on disk (it lives only in memory); a goal or notice has none to save. */
   saved(message: Outgoing | null): boolean {
-    if (message === null || !this.#unsaved.has(keyOf(message))) return true;
+    if (message?.kind !== 'handoff' || !this.#unsaved.has(keyOf(message))) return true;
     try {
-      return this.#onDisk(message.from as Role, message) !== null;
+      return this.#onDisk(message) !== null;
     } catch {
       return false;
     }
   }
 
   /** Writes and journals `message`'s checkpoint if it is still waiting; a checkpoint already on disk is journaled only. */
-  ensure(message: Outgoing): void {
+  ensure(message: HandoffMessage): void {
     const unsaved = this.#unsaved.get(keyOf(message));
     if (unsaved === undefined) return;
-    const lane = message.from as Role;
-    const checkpoint = this.#onDisk(lane, message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes)).checkpoint;
+    const lane = message.from;
+    const checkpoint = this.#onDisk(message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes)).checkpoint;
     failpoint('checkpoint');
     this.journal.append({
       type: 'checkpoint',
@@ -66,9 +67,9 @@ export class StateWrites {
   }
 
   /** The checkpoint written before its journal line failed: the same handoff, whole. */
-  #onDisk(lane: Role, message: Outgoing): HandoffCheckpoint | null {
-    if (!existsSync(this.store.dirOf(lane, message.seq!))) return null;
-    const found = this.store.read(lane, message.seq!);
+  #onDisk(message: HandoffMessage): HandoffCheckpoint | null {
+    if (!existsSync(this.store.dirOf(message.from, message.seq))) return null;
+    const found = this.store.read(message.from, message.seq);
     return found.digestOk && found.body === message.body ? found.checkpoint : null;
   }
 
@@ -77,7 +78,7 @@ export class StateWrites {
   }
 
   /** The typing attempts of a handoff typed and confirmed before its ack failed, or null. */
-  confirmed(message: Outgoing): number | null {
+  confirmed(message: HandoffMessage): number | null {
     return this.#confirmed.get(keyOf(message))?.attempts ?? null;
   }
 
@@ -87,9 +88,9 @@ export class StateWrites {
   }
 
   /** `ack.json` for a confirmed handoff; until it is written the handoff is remembered as typed. */
-  ack(message: Outgoing, attempts: number, stale: boolean): Acked {
+  ack(message: HandoffMessage, attempts: number, stale: boolean): Acked {
     this.#confirmed.set(keyOf(message), { attempts, to: message.to });
-    const acked = stateWrite(() => this.store.ack(message.from as Role, message.seq!, message.to, stale));
+    const acked = stateWrite(() => this.store.ack(message.from, message.seq, message.to, stale));
     this.#confirmed.delete(keyOf(message));
     return acked;
   }

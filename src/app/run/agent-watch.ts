@@ -1,0 +1,55 @@
+import type { RelayEvent, Role } from '../../protocol/index.js';
+import type { AgentPane, TurnEnd } from '../../pty/agent.js';
+
+/** What watching an agent needs of the run. */
+export type WatchContext = {
+  dispatch(event: RelayEvent): void;
+  /** A turn began: relevo typed `sent` (null when the person started it). */
+  turnBegan(role: Role, sent: string | null): void;
+  /** The screen saw the turn end; the run reads the reply from the most exact source. */
+  turnEnded(role: Role, screen: TurnEnd): void;
+  /** relevo is stopping: an agent it ends is not an agent that died. */
+  stopping(): boolean;
+  /** How long an agent may stay blocked before the relay pauses. */
+  readonly blockedTimeoutMs: number;
+};
+
+/** Turns what each agent's pane reports (turns, blocked prompts, exits) into relay events, and times how long an agent stays blocked. */
+export class AgentWatch {
+  readonly #blockedTimers = new Map<Role, NodeJS.Timeout>();
+
+  constructor(private readonly run: WatchContext) {}
+
+  watch(role: Role, agent: AgentPane): void {
+    const run = this.run;
+    agent.onTurnBegan(({ sent }) => run.turnBegan(role, sent));
+    agent.onTurnEnded((end) => run.turnEnded(role, end));
+    agent.onBlocked((detail) => {
+      run.dispatch({ type: 'agent-blocked', role, detail });
+      this.#clearBlocked(role);
+      this.#blockedTimers.set(
+        role,
+        setTimeout(() => run.dispatch({ type: 'blocked-timeout', role }), run.blockedTimeoutMs),
+      );
+    });
+    agent.onUnblocked(() => {
+      this.#clearBlocked(role);
+      run.dispatch({ type: 'agent-unblocked', role });
+    });
+    agent.onExit(({ exitCode, signal }) => {
+      this.#clearBlocked(role);
+      if (!run.stopping()) run.dispatch({ type: 'agent-exited', role, exitCode, ...(signal ? { signal } : {}) });
+    });
+  }
+
+  /** No blocked timer is left running. */
+  stop(role: Role): void {
+    this.#clearBlocked(role);
+  }
+
+  #clearBlocked(role: Role): void {
+    const timer = this.#blockedTimers.get(role);
+    if (timer !== undefined) clearTimeout(timer);
+    this.#blockedTimers.delete(role);
+  }
+}

@@ -1,0 +1,47 @@
+import { DEFAULT_DELIVERY, type DeliveryPolicy, type Lang, type RelayConfig, type RelayState, type Role } from '../../protocol/index.js';
+import type { AgentSpec } from '../config/launch.js';
+import type { Journal } from '../store/journal.js';
+import type { Memory } from '../store/memory.js';
+import type { PaneOpener } from './panes.js';
+
+/** Everything a run is started (or picked up) with: its settings, its agents, its journal and run directory. */
+export type RunnerOptions = {
+  readonly runId: string;
+  readonly version: string;
+  readonly maxRounds: number;
+  readonly lang: Lang;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cols: number;
+  readonly rows: number;
+  readonly blockedTimeoutMs: number;
+  readonly readyTimeoutMs: number;
+  readonly agents: Readonly<Record<Role, AgentSpec>>;
+  readonly journal: Journal;
+  /** The run's directory, and the same as the agents reach it from `cwd` (for file delivery). */
+  readonly runDir: string;
+  readonly runPath: string;
+  readonly delivery?: DeliveryPolicy;
+  /** mnemosyne, with `--memory`. */
+  readonly memory?: Memory | null;
+  /** A run picked up with `--resume`: its restored state (paused; `resumeRun()` goes on). */
+  readonly restored?: RelayState;
+  /** Where the agents run (default: relevo's own pseudo-terminals). */
+  readonly panes?: PaneOpener;
+  /** Journaled, so `--resume` finds tmux panes again. */
+  readonly tmuxSocket?: string | null;
+};
+
+type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath' | 'panes'>;
+
+/** The machine's settings for a run; the role prompt goes inline to an agent launched without a flag for it. */
+export function relayConfig(o: ConfigInputs): RelayConfig {
+  const inline = (role: Role) => o.panes?.attached === true || o.agents[role].profile.data.launch.role_prompt_args === undefined;
+  return {
+    maxRounds: o.maxRounds,
+    lang: o.lang,
+    inlineRolePrompt: { planner: inline('planner'), builder: inline('builder') },
+    delivery: o.delivery ?? DEFAULT_DELIVERY,
+    runPath: o.runPath,
+  };
+}

@@ -1,0 +1,124 @@
+/** The relay machine's vocabulary: its settings, its state, the events it takes and the effects it asks for (machine.ts holds the rules). */
+import type { Lang, Role } from './roles.js';
+import type { JournalEntry, PauseReason, ReplySource } from './schemas/journal.js';
+
+export type DeliveryMode = 'auto' | 'file' | 'inline';
+
+/** When a handoff is typed as a pointer to its HANDOFF.md instead of in full. */
+export type DeliveryPolicy = {
+  readonly mode: DeliveryMode;
+  /** `auto`: a body over this many bytes (UTF-8) or lines goes as a file. */
+  readonly maxBytes: number;
+  readonly maxLines: number;
+};
+
+export const DEFAULT_DELIVERY: DeliveryPolicy = { mode: 'auto', maxBytes: 4096, maxLines: 60 };
+
+/** Settings fixed for a run. */
+export type RelayConfig = {
+  readonly maxRounds: number;
+  readonly lang: Lang;
+  /** Roles whose agent gets its role prompt inside its first message (no launch flag for it). */
+  readonly inlineRolePrompt: Readonly<Record<Role, boolean>>;
+  readonly delivery: DeliveryPolicy;
+  /** The run directory as the agents reach it from their working directory, with `/`. */
+  readonly runPath: string;
+};
+
+/** What every message relevo types carries, whoever it is from. */
+type MessageBase = {
+  readonly to: Role;
+  /** Round the message belongs to: 0 for the goal. */
+  readonly round: number;
+  /** The handoff body (or the goal, or the notice), without header or role prompt. */
+  readonly body: string;
+  /** Exactly what is typed into the agent. */
+  readonly text: string;
+};
+
+/** Fields only a handoff has, never present on relevo's own messages: code over any message may still read them. */
+type NotCheckpointed = { readonly seq?: never; readonly via?: never };
+
+/** The person's goal, relevo's first message to the planner. */
+export type GoalMessage = MessageBase & NotCheckpointed & { readonly kind: 'goal'; readonly from: 'relevo' };
+
+/** One agent's handoff to its peer, checkpointed in the sender's lane before it is typed. */
+export type HandoffMessage = MessageBase & {
+  readonly kind: 'handoff';
+  readonly from: Role;
+  /** The handoff's checkpoint: its seq in the sender's lane. */
+  readonly seq: number;
+  /** Typed in full, or as the path of its HANDOFF.md. */
+  readonly via: 'inline' | 'file';
+};
+
+/** relevo's own word to a restarted agent (where the handoff it was working on is); never checkpointed. */
+export type NoticeMessage = MessageBase & NotCheckpointed & { readonly kind: 'notice'; readonly from: 'relevo' };
+
+/** A message relevo is about to type, or holds while paused: only a handoff has a lane, a seq and a way of delivery. */
+export type Outgoing = GoalMessage | HandoffMessage | NoticeMessage;
+
+export type Phase = 'ready' | 'running' | 'paused' | 'done';
+
+export type RelayState = {
+  readonly phase: Phase;
+  /** The last round delivered to the builder. */
+  readonly round: number;
+  /** Highest round that may be delivered before pausing with `max_rounds`. */
+  readonly budget: number;
+  /** The agent whose turn relevo waits on; null while nothing was delivered. */
+  readonly turn: Role | null;
+  /** The message being delivered, or kept while paused. */
+  readonly pending: Outgoing | null;
+  /** True while the `deliver` effect for `pending` has not come back. */
+  readonly delivering: boolean;
+  readonly lastSent: Readonly<Record<Role, string | null>>;
+  readonly lastReceived: Readonly<Record<Role, string | null>>;
+  readonly introduced: Readonly<Record<Role, boolean>>;
+  /** The agent is a new process of a resumed run: it has not seen the goal (until it is introduced). */
+  readonly restarted: Readonly<Record<Role, boolean>>;
+  readonly pause: { readonly reason: PauseReason; readonly role?: Role; readonly detail?: string } | null;
+  readonly goal: string | null;
+  readonly summary: string | null;
+  /** Step mode: pause before each relay, the handoff kept pending until a resume sends it. */
+  readonly step: boolean;
+  /** The last checkpoint seq of each lane. */
+  readonly seqs: Readonly<Record<Role, number>>;
+  /** STALE: the workspace moved since the last checkpoint (`git diff --stat` lines), until a new checkpoint. */
+  readonly stale: readonly string[] | null;
+};
+
+export type RelayEvent =
+  | { readonly type: 'start'; readonly goal: string }
+  | {
+      readonly type: 'turn-ended';
+      readonly role: Role;
+      readonly reply: string;
+      readonly source: ReplySource;
+      /** The turn was interrupted: its reply is partial. */
+      readonly interrupted?: boolean;
+      /** The reply comes from a screen that may have split long lines. */
+      readonly lossy?: boolean;
+    }
+  | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number; readonly transferId?: string }
+  | { readonly type: 'ack-refused'; readonly to: Role; readonly detail: string }
+  | { readonly type: 'delivery-failed'; readonly to: Role; readonly detail: string }
+  | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
+  | { readonly type: 'agent-unblocked'; readonly role: Role }
+  | { readonly type: 'blocked-timeout'; readonly role: Role }
+  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
+  /** The person (or a signal to relevo, named in `detail`) stops the relay. */
+  | { readonly type: 'pause'; readonly detail?: string }
+  | { readonly type: 'resume' }
+  | { readonly type: 'set-step'; readonly on: boolean }
+  | { readonly type: 'edit-pending'; readonly body: string }
+  /** relevo could not write its state, or failed itself; `delivery`: the delivery to that role was stopped. */
+  | { readonly type: 'fault'; readonly reason: 'state_unwritable' | 'internal_error'; readonly detail: string; readonly delivery?: Role };
+
+export type Effect =
+  | { readonly type: 'journal'; readonly entry: JournalEntry }
+  /** Write the handoff's checkpoint to its sender's lane; performed before any later effect. */
+  | { readonly type: 'checkpoint'; readonly message: HandoffMessage; readonly supersedes?: number }
+  | { readonly type: 'deliver'; readonly message: Outgoing };
+
+export type Step = { readonly state: RelayState; readonly effects: readonly Effect[] };

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentPane, type TurnEnd } from '../../src/pty/agent.js';
+import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
+import { until } from '../helpers/until.js';
+
+const agents: AgentPane[] = [];
+function agentIn(pane: FakePane): AgentPane {
+  const agent = new AgentPane('builder', pane, lineAgentProfile());
+  agents.push(agent);
+  return agent;
+}
+afterEach(() => {
+  for (const a of agents.splice(0)) {
+    a.dispose();
+    a.pane.dispose();
+  }
+});
+
+/** The next turn end the agent reports. */
+const nextTurn = (agent: AgentPane) => new Promise<TurnEnd>((resolve) => agent.onTurnEnded(resolve));
+
+describe('AgentPane over a fake pane', () => {
+  it('reads its state from the screen through the profile, and the input box', async () => {
+    const pane = new FakePane();
+    const agent = agentIn(pane);
+    await pane.draw('>');
+    await until('idle', () => agent.state === 'idle');
+    expect(agent.detection.rule).toBe('input-line');
+    expect(agent.inputText()).toBe('');
+    await pane.draw('\r\x1b[K> half a thought');
+    await until('the box is read', () => agent.inputText() === 'half a thought');
+    expect(agent.draft()).toBe('half a thought');
+    await pane.draw('\r\x1b[Kworking');
+    await until('busy', () => agent.state === 'busy');
+    expect(agent.detection.rule).toBe('working');
+  });
+
+  it('delivers a message and reports the turn it starts: what was sent, then the reply without the echo or the input line', async () => {
+    const pane = lineAgent(new FakePane(), (sent) => `Got ${sent.split('\n').length} lines.\n<handoff>\nreport\n</handoff>`);
+    const agent = agentIn(pane);
+    const began: (string | null)[] = [];
+    agent.onTurnBegan(({ sent }) => began.push(sent));
+    const turn = nextTurn(agent);
+    expect(await agent.deliver('[relevo round 1 · from planner]\nbuild it', 5000)).toEqual({ ok: true, attempts: 1 });
+    expect(began).toEqual(['[relevo round 1 · from planner]\nbuild it']);
+    expect(await turn).toEqual({ reply: 'Got 2 lines.\n<handoff>\nreport\n</handoff>', source: 'screen', interrupted: false, lossy: false });
+    expect(agent.inTurn).toBe(false);
+  });
+
+  it('watches a turn the person starts by typing into the agent', async () => {
+    const pane = lineAgent(new FakePane(), () => 'answered by hand');
+    const agent = agentIn(pane);
+    await until('idle', () => agent.state === 'idle');
+    const began: (string | null)[] = [];
+    agent.onTurnBegan(({ sent }) => began.push(sent));
+    const turn = nextTurn(agent);
+    agent.typePaste('a question');
+    agent.type('\r');
+    expect((await turn).reply).toBe('answered by hand');
+    expect(began).toEqual([null]);
+  });
+
+  it('reports a permission prompt in a turn as blocked (with the rule), then unblocked once it is answered', async () => {
+    const pane = new FakePane();
+    const agent = agentIn(pane);
+    const events: string[] = [];
+    agent.onBlocked((rule) => events.push(`blocked:${rule}`));
+    agent.onUnblocked(() => events.push('unblocked'));
+    await pane.draw('>');
+    await until('idle', () => agent.state === 'idle');
+    agent.beginTurn('do it');
+    await pane.draw('\r\nrun rm -rf build? allow? [y/n]');
+    await until('blocked', () => events.length === 1);
+    await pane.draw('\r\nworking');
+    await until('unblocked', () => events.length === 2);
+    expect(events).toEqual(['blocked:asks-permission', 'unblocked']);
+  });
+
+  it('an exited program makes the agent exited, and its exit is heard', async () => {
+    const pane = new FakePane();
+    const agent = agentIn(pane);
+    const states: string[] = [];
+    const exits: number[] = [];
+    agent.onState((s) => states.push(s));
+    agent.onExit(({ exitCode }) => exits.push(exitCode));
+    pane.exit(3);
+    expect(agent.state).toBe('exited');
+    expect(states.at(-1)).toBe('exited');
+    expect(exits).toEqual([3]);
+  });
+});

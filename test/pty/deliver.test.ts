@@ -1,0 +1,207 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentState } from '../../src/protocol/index.js';
+import { deliver, type DeliveryTarget } from '../../src/pty/deliver.js';
+import { DraftHold } from '../../src/pty/draft.js';
+import { Emitter } from '../../src/pty/emitter.js';
+import type { Profile } from '../../src/pty/profile.js';
+import { FakePane, lineAgentProfile, type Input } from '../helpers/fake-pane.js';
+
+/** An agent as delivery sees it, every part of it set by the test: state, input box, draft, turn. */
+class FakeTarget implements DeliveryTarget {
+  #state: AgentState = 'idle';
+  inTurn = false;
+  readonly readsInput = true;
+  readonly hold = new DraftHold();
+  readonly #evaluated = new Emitter<void>();
+  readonly onEvaluated = this.#evaluated.event;
+  /** The text in the agent's input box. */
+  box = '';
+  /** The person's unsent words. */
+  drafted = '';
+  readonly began: string[] = [];
+  cancelled = 0;
+  /** What happened, in order: relevo's inputs and the agent's reactions. */
+  readonly log: string[] = [];
+
+  constructor(
+    readonly pane: FakePane,
+    readonly profile: Profile,
+  ) {}
+
+  get state(): AgentState | 'exited' {
+    return this.pane.exited ? 'exited' : this.#state;
+  }
+
+  /** The agent's screen changes to `state`: delivery re-checks at once. */
+  set(state: AgentState): void {
+    this.#state = state;
+    void this.pane.draw(state).then(() => this.#evaluated.fire());
+  }
+
+  /** The agent's program: how it reacts to each input. */
+  reacts(program: (input: Input) => void): this {
+    this.pane.program = (input) => {
+      this.log.push('paste' in input ? 'paste' : input.keys === '\r' ? 'enter' : 'keys');
+      program(input);
+    };
+    return this;
+  }
+
+  /** Shows `text` in the input box (the screen changes). */
+  show(text: string): void {
+    this.box = text;
+    this.log.push(text === '' ? 'box emptied' : 'shown');
+    void this.pane.draw(`\r${text}`).then(() => this.#evaluated.fire());
+  }
+
+  draft(): string {
+    return this.drafted;
+  }
+
+  inputText(): string | null {
+    return this.box;
+  }
+
+  beginTurn(sent: string): void {
+    this.inTurn = true;
+    this.began.push(sent);
+  }
+
+  cancelTurn(): void {
+    this.inTurn = false;
+    this.cancelled++;
+  }
+
+  evaluated(): void {
+    this.#evaluated.fire();
+  }
+}
+
+const targets: FakeTarget[] = [];
+function target(): FakeTarget {
+  const t = new FakeTarget(new FakePane(), lineAgentProfile({ confirm_ms: 150 }));
+  targets.push(t);
+  return t;
+}
+afterEach(() => {
+  for (const t of targets.splice(0)) t.pane.dispose();
+});
+
+/** A well-behaved agent: the paste shows at once, Enter submits (busy, box empty). */
+const submits = (t: FakeTarget) => (input: Input) => {
+  if ('paste' in input) t.show(input.paste);
+  else if (input.keys === '\r') {
+    t.box = '';
+    t.set('busy');
+  }
+};
+
+describe('deliver: typing a message into an agent', () => {
+  it('waits until the agent is idle and quiet before typing anything, then pastes once and presses Enter once', async () => {
+    const t = target();
+    t.reacts(submits(t));
+    t.set('busy');
+    const result = deliver(t, 'hello builder', 5000);
+    await sleep(200);
+    expect(t.pane.inputs).toEqual([]);
+    expect(t.began).toEqual([]);
+    t.set('idle');
+    expect(await result).toEqual({ ok: true, attempts: 1 });
+    expect(t.pane.inputs).toEqual([{ paste: 'hello builder' }, { keys: '\r' }]);
+    expect(t.began).toEqual(['hello builder']);
+  });
+
+  it('gives up with the reason when the agent never gets ready', async () => {
+    const t = target();
+    t.set('busy');
+    expect(await deliver(t, 'x', 150)).toEqual({ ok: false, detail: 'agent not ready: timed out after 150 ms (agent busy)' });
+    expect(t.pane.inputs).toEqual([]);
+  });
+
+  it('presses Enter only once the paste shows in the input box (an Enter before it would be dropped)', async () => {
+    const t = target();
+    t.reacts((input) => {
+      if ('paste' in input) setTimeout(() => t.show(input.paste), 400);
+      else submits(t)(input);
+    });
+    expect(await deliver(t, 'slow paste', 5000)).toEqual({ ok: true, attempts: 1 });
+    expect(t.log).toEqual(['paste', 'shown', 'enter']);
+  });
+
+  it('presses Enter again while the text stays in the box, and reports the attempts', async () => {
+    const t = target();
+    let enters = 0;
+    t.reacts((input) => {
+      if ('paste' in input) return t.show(input.paste);
+      // The first Enter is lost: the box keeps the text, the agent stays idle.
+      if (++enters === 1) return void t.pane.draw('.');
+      submits(t)(input);
+    });
+    expect(await deliver(t, 'retry me', 5000)).toEqual({ ok: true, attempts: 2 });
+    expect(t.pane.inputs.filter((i) => 'keys' in i)).toEqual([{ keys: '\r' }, { keys: '\r' }]);
+  });
+
+  it('stops after the profile\'s retries when Enter never submits, and the turn it began is cancelled', async () => {
+    const t = target();
+    t.reacts((input) => {
+      if ('paste' in input) t.show(input.paste);
+    });
+    const result = await deliver(t, 'stuck', 5000);
+    expect(result).toEqual({ ok: false, detail: 'not submitted after 3 Enter presses (input box: "stuck")' });
+    expect(t.pane.inputs.filter((i) => 'keys' in i)).toHaveLength(3);
+    expect(t.cancelled).toBe(1);
+    expect(t.inTurn).toBe(false);
+  });
+
+  it('the agent exiting while the message is typed ends the delivery: no Enter, the reason says so', async () => {
+    const t = target();
+    t.reacts((input) => {
+      if ('paste' in input) t.pane.exit(1);
+    });
+    expect(await deliver(t, 'bye', 5000)).toEqual({ ok: false, detail: 'the agent exited while the message was typed' });
+    expect(t.pane.inputs).toEqual([{ paste: 'bye' }]);
+    expect(t.cancelled).toBe(1);
+  });
+
+  it('the agent exiting while delivery waits for it to be ready: nothing is typed', async () => {
+    const t = target();
+    t.set('busy');
+    const result = deliver(t, 'never', 5000);
+    await sleep(100);
+    t.pane.exit(1);
+    expect(await result).toEqual({ ok: false, detail: 'agent not ready: the agent exited' });
+    expect(t.pane.inputs).toEqual([]);
+  });
+
+  it('a person\'s draft holds the delivery, with no timeout, until it is cleared; the hold is announced and released', async () => {
+    const t = target();
+    t.reacts(submits(t));
+    t.drafted = 'my own words';
+    const holds: boolean[] = [];
+    t.hold.onChange((on) => holds.push(on));
+    const result = deliver(t, 'after the draft', 100);
+    await sleep(400);
+    expect(holds).toEqual([true]);
+    expect(t.pane.inputs).toEqual([]);
+    t.drafted = '';
+    t.evaluated();
+    expect(await result).toEqual({ ok: true, attempts: 1 });
+    expect(holds).toEqual([true, false]);
+    expect(t.pane.pastes).toEqual(['after the draft']);
+  });
+
+  it('a held delivery gives up when the relay pauses (the hold is withdrawn): nothing is typed over the draft', async () => {
+    const t = target();
+    t.reacts(submits(t));
+    t.drafted = 'still typing';
+    const holds: boolean[] = [];
+    t.hold.onChange((on) => holds.push(on));
+    const result = deliver(t, 'not now', 5000);
+    await sleep(100);
+    t.hold.withdraw();
+    expect(await result).toEqual({ ok: false, detail: "agent not ready: the relay paused while the person's draft held the delivery" });
+    expect(holds).toEqual([true, false]);
+    expect(t.pane.inputs).toEqual([]);
+  });
+});
