@@ -1,4 +1,4 @@
-import type { Role } from './roles.js';
+import { isRole, type Role } from './roles.js';
 import { readingForm } from './sanitize.js';
 
 /**
@@ -19,8 +19,9 @@ export function formatHeader(round: number, from: Role): string {
 
 export function parseHeader(line: string): Header | null {
   const m = HEADER_RE.exec(line);
-  if (!m) return null;
-  return { round: Number(m[1]), from: m[2] as Role };
+  const from = m?.[2];
+  if (!m || from === undefined || !isRole(from)) return null;
+  return { round: Number(m[1]), from };
 }
 
 /**

@@ -44,7 +44,7 @@ export function rangeText(tested: readonly string[]): string {
   return oldest === newest ? oldest : `${oldest} – ${newest}`;
 }
 
-type Since<T> = { readonly version: string } & Partial<T>;
+type Since<T> = { readonly version: string } & { readonly [K in keyof T]?: T[K] | undefined };
 
 /**
  * Settings for one release: the base, then every `since` entry whose version is at or below it,

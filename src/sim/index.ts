@@ -53,6 +53,6 @@ export async function runSimAgent(args: string[]): Promise<number> {
     stderr: process.stderr,
     cwd: process.cwd(),
     ...(onStop ? { onStop } : {}),
-    record,
+    ...(record ? { record } : {}),
   });
 }

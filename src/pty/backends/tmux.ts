@@ -98,20 +98,24 @@ export function foregroundArgv(info: TmuxPaneInfo): string[] {
   return [info.command];
 }
 
+/** How the control-mode client runs: commands in, notifications out, never a rejection. */
+type ControlOptions = { stdin: 'pipe'; stdout: 'pipe'; stderr: 'ignore'; buffer: false; reject: false };
+
 /**
  * A tmux control-mode client (`tmux -C attach -f no-output,ignore-size`): commands go down its
  * stdin and their output comes back between `%begin`/`%end`, so looking at a pane many times a
  * second starts no process. It does not change the session's size and gets no pane output.
  */
 export class TmuxControl {
-  readonly #child: ResultPromise;
+  readonly #child: ResultPromise<ControlOptions>;
   readonly #pending: { resolve: (out: string) => void; reject: (error: Error) => void }[] = [];
   #block: { lines: string[]; mine: boolean } | null = null;
   #closed = false;
 
   constructor(server: TmuxServer, target: string) {
     const argv = [...(server.socket ? ['-L', server.socket] : []), '-C', 'attach-session', '-f', 'no-output,ignore-size', '-t', target];
-    this.#child = execa('tmux', argv, { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false, reject: false });
+    const options: ControlOptions = { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false, reject: false };
+    this.#child = execa('tmux', argv, options);
     createInterface({ input: this.#child.stdout! }).on('line', (line) => this.#line(line));
     void this.#child.finally(() => this.#fail(new TmuxError('the tmux control client ended')));
   }

@@ -37,7 +37,7 @@ export default function Chrome({ state, width }: Props) {
       {state.prompt ? (
         <GoalPrompt line={state.prompt} width={width} error={state.promptError} />
       ) : (
-        <Text wrap="truncate" dimColor={!state.confirmQuit} color={state.confirmQuit ? 'yellow' : undefined}>
+        <Text wrap="truncate" dimColor={!state.confirmQuit} {...(state.confirmQuit ? { color: 'yellow' } : {})}>
           {hint}
         </Text>
       )}

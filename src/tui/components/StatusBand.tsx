@@ -19,7 +19,7 @@ export default function StatusBand({ info, width }: Props) {
                 {part}
               </Text>
             ) : last ? (
-              <Text bold color={alert ? 'yellow' : info.phase === 'done' ? 'green' : undefined}>
+              <Text bold {...(alert ? { color: 'yellow' } : info.phase === 'done' ? { color: 'green' } : {})}>
                 {part}
               </Text>
             ) : (
