@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHerdr, startFakeHerdr, type FakeHerdr, type HerdrResult } from './helpers/fake-herdr.js';
+import { type FakeHerdr, type HerdrResult, runHerdr, startFakeHerdr } from './helpers/fake-herdr.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -17,7 +16,18 @@ const BIN = join(REPO, 'bin', 'relevo-tui.js');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const PANE_REQUIRED = ['pane_id', 'terminal_id', 'workspace_id', 'tab_id', 'focused', 'agent_status', 'revision'];
-const PANE_OPTIONAL = ['cwd', 'foreground_cwd', 'label', 'agent', 'title', 'terminal_title', 'display_agent', 'tokens', 'agent_session', 'scroll'];
+const PANE_OPTIONAL = [
+  'cwd',
+  'foreground_cwd',
+  'label',
+  'agent',
+  'title',
+  'terminal_title',
+  'display_agent',
+  'tokens',
+  'agent_session',
+  'scroll',
+];
 const AGENT_EXTRA = ['name', 'state_change_seq', 'interactive_ready', 'launch_pending'];
 
 /** herdr.md §1: success is one JSON line `{"id":"cli:<group>:<verb>","result":{"type":…}}` on stdout, exit 0. */
@@ -75,7 +85,11 @@ async function newPane(...env: string[]): Promise<string> {
 
 /** `pane wait-output --regex`, which must succeed. */
 async function waitLine(id: string, regex: string, source = 'recent'): Promise<Obj> {
-  return ok(await herdr('pane', 'wait-output', id, '--regex', regex, '--source', source, '--timeout', '15000'), 'pane wait-output', 'output_matched');
+  return ok(
+    await herdr('pane', 'wait-output', id, '--regex', regex, '--source', source, '--timeout', '15000'),
+    'pane wait-output',
+    'output_matched',
+  );
 }
 
 async function read(id: string, ...opts: string[]): Promise<string> {
@@ -86,7 +100,12 @@ async function read(id: string, ...opts: string[]): Promise<string> {
 
 /** Reads with execa's final-newline stripping off, to see exactly what was printed. */
 async function rawRead(id: string, ...opts: string[]): Promise<string> {
-  const r = await execa(fh.bin, ['pane', 'read', id, ...opts], { env: fh.env, extendEnv: false, stripFinalNewline: false, stdin: 'ignore' });
+  const r = await execa(fh.bin, ['pane', 'read', id, ...opts], {
+    env: fh.env,
+    extendEnv: false,
+    stripFinalNewline: false,
+    stdin: 'ignore',
+  });
   return r.stdout;
 }
 
@@ -166,7 +185,9 @@ describe('socket framing (herdr.md §2)', () => {
 
   it('one request per connection, NDJSON, socket mode 0600', async () => {
     expect(statSync(fh.socket).mode & 0o777).toBe(0o600);
-    expect(await exchange('{"id":"p1","method":"ping","params":{}}\n')).toBe('{"id":"p1","result":{"type":"pong","version":"0.8.0","protocol":20}}\n');
+    expect(await exchange('{"id":"p1","method":"ping","params":{}}\n')).toBe(
+      '{"id":"p1","result":{"type":"pong","version":"0.8.0","protocol":20}}\n',
+    );
     const bad = JSON.parse(await exchange('this is not json\n')) as Obj;
     expect(bad).toEqual({ id: '', error: { code: 'invalid_request', message: expect.any(String) } });
     const unknown = JSON.parse(await exchange('{"id":"u","method":"no.such","params":{}}\n')) as Obj;
@@ -174,12 +195,25 @@ describe('socket framing (herdr.md §2)', () => {
   });
 
   it('pane.read result shape; recent_unwrapped on the wire', async () => {
-    const res = (await fh.request('pane.read', { pane_id: 'w1:p1', source: 'recent_unwrapped', lines: 1, format: 'text', strip_ansi: true }, 'r1')) as Obj;
+    const res = (await fh.request(
+      'pane.read',
+      { pane_id: 'w1:p1', source: 'recent_unwrapped', lines: 1, format: 'text', strip_ansi: true },
+      'r1',
+    )) as Obj;
     expect(res).toEqual({
       id: 'r1',
       result: {
         type: 'pane_read',
-        read: { pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', source: 'recent_unwrapped', format: 'text', text: expect.any(String), revision: expect.any(Number), truncated: expect.any(Boolean) },
+        read: {
+          pane_id: 'w1:p1',
+          workspace_id: 'w1',
+          tab_id: 'w1:t1',
+          source: 'recent_unwrapped',
+          format: 'text',
+          text: expect.any(String),
+          revision: expect.any(Number),
+          truncated: expect.any(Boolean),
+        },
       },
     });
   });
@@ -189,10 +223,28 @@ describe('records and IDs (herdr.md §1 "Listing", §6.2, §6.4)', () => {
   it('workspace list, tab list, pane list, pane get', async () => {
     const ws = ok(await herdr('workspace', 'list'), 'workspace list', 'workspace_list').workspaces as Obj[];
     expect(ws).toHaveLength(1);
-    expect(Object.keys(ws[0]!).sort()).toEqual(['active_tab_id', 'agent_status', 'focused', 'label', 'number', 'pane_count', 'tab_count', 'workspace_id']);
-    expect(ws[0]).toMatchObject({ workspace_id: 'w1', number: 1, focused: true, tab_count: 1, active_tab_id: 'w1:t1', agent_status: 'unknown' });
+    expect(Object.keys(ws[0]!).sort()).toEqual([
+      'active_tab_id',
+      'agent_status',
+      'focused',
+      'label',
+      'number',
+      'pane_count',
+      'tab_count',
+      'workspace_id',
+    ]);
+    expect(ws[0]).toMatchObject({
+      workspace_id: 'w1',
+      number: 1,
+      focused: true,
+      tab_count: 1,
+      active_tab_id: 'w1:t1',
+      agent_status: 'unknown',
+    });
     const tabs = ok(await herdr('tab', 'list'), 'tab list', 'tab_list').tabs as Obj[];
-    expect(tabs.map((t) => Object.keys(t).sort())).toEqual([['agent_status', 'focused', 'label', 'number', 'pane_count', 'tab_id', 'workspace_id']]);
+    expect(tabs.map((t) => Object.keys(t).sort())).toEqual([
+      ['agent_status', 'focused', 'label', 'number', 'pane_count', 'tab_id', 'workspace_id'],
+    ]);
     expect(tabs[0]).toMatchObject({ tab_id: 'w1:t1', workspace_id: 'w1', number: 1, focused: true });
     const panes = ok(await herdr('pane', 'list', '--workspace', 'w1'), 'pane list', 'pane_list').panes as Obj[];
     expect(panes[0]).toMatchObject({ pane_id: 'w1:p1', workspace_id: 'w1', tab_id: 'w1:t1', focused: true, agent_status: 'unknown' });
@@ -229,12 +281,25 @@ describe('records and IDs (herdr.md §1 "Listing", §6.2, §6.4)', () => {
   it('split honours --cwd and --env and sets the HERDR_* pane environment', async () => {
     const cwd = join(fh.dir, 'work dir');
     mkdirSync(cwd);
-    const split = await herdr('pane', 'split', 'w1:p1', '--direction', 'right', '--cwd', cwd, '--env', 'PS1=> ', '--env', 'RELEVO_X=forty two');
+    const split = await herdr(
+      'pane',
+      'split',
+      'w1:p1',
+      '--direction',
+      'right',
+      '--cwd',
+      cwd,
+      '--env',
+      'PS1=> ',
+      '--env',
+      'RELEVO_X=forty two',
+    );
     const pane = ok(split, 'pane split', 'pane_info').pane as Obj;
     expect(pane.cwd).toBe(cwd);
     const id = pane.pane_id as string;
     await waitLine(id, '^>$');
-    const show = 'printf "%s|" "$RELEVO_X" "$HERDR_ENV" "$HERDR_PANE_ID" "$HERDR_TAB_ID" "$HERDR_WORKSPACE_ID" "$HERDR_SOCKET_PATH" "$HERDR_BIN_PATH" "$PWD"; echo END';
+    const show =
+      'printf "%s|" "$RELEVO_X" "$HERDR_ENV" "$HERDR_PANE_ID" "$HERDR_TAB_ID" "$HERDR_WORKSPACE_ID" "$HERDR_SOCKET_PATH" "$HERDR_BIN_PATH" "$PWD"; echo END';
     await herdr('pane', 'run', id, show);
     // printf writes piecemeal: wait for the whole line
     const line = (await waitLine(id, '^forty two\\|.*\\|END$', 'recent-unwrapped')).matched_line as string;
@@ -342,10 +407,18 @@ describe('agents: relevo sim-agent in a pane (herdr.md §1 "Waiting", §3, §6.5
     await herdr('pane', 'run', id, process.execPath, BIN, 'sim-agent', '--role', 'builder', '--think-ms', '300');
     ok(await herdr('agent', 'wait', id, '--until', 'idle', '--timeout', '20000'), 'agent wait', 'agent_info');
     // Detected (idle by the known-agent fallback) may come before the sim has drawn its prompt.
-    await expect.poll(async () => ok(await herdr('agent', 'get', id), 'agent get', 'agent_info').agent.interactive_ready, { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(async () => ok(await herdr('agent', 'get', id), 'agent get', 'agent_info').agent.interactive_ready, { timeout: 20_000 })
+      .toBe(true);
     const agent = ok(await herdr('agent', 'get', id), 'agent get', 'agent_info').agent as Obj;
     expectPaneInfo(agent, AGENT_EXTRA);
-    expect(agent).toMatchObject({ pane_id: id, agent: 'claude', agent_status: 'idle', interactive_ready: true, state_change_seq: expect.any(Number) });
+    expect(agent).toMatchObject({
+      pane_id: id,
+      agent: 'claude',
+      agent_status: 'idle',
+      interactive_ready: true,
+      state_change_seq: expect.any(Number),
+    });
     const listed = ok(await herdr('agent', 'list'), 'agent list', 'agent_list').agents as Obj[];
     expect(listed.map((a) => [a.pane_id, a.agent])).toEqual([[id, 'claude']]);
   });
@@ -375,8 +448,16 @@ describe('agents: relevo sim-agent in a pane (herdr.md §1 "Waiting", §3, §6.5
 
     const focused = ok(await herdr('pane', 'focus', id), 'pane focus', 'pane_info').pane as Obj;
     expect(focused).toMatchObject({ pane_id: id, focused: true, agent_status: 'idle' });
-    expect(ok(await herdr('agent', 'get', id), 'agent get', 'agent_info').agent).toMatchObject({ agent_status: 'idle', state_change_seq: seq + 3 });
-    opError(await herdr('agent', 'wait', id, '--until', 'working', '--timeout', '300'), 'agent wait', 'timeout', 'timed out waiting for agent status');
+    expect(ok(await herdr('agent', 'get', id), 'agent get', 'agent_info').agent).toMatchObject({
+      agent_status: 'idle',
+      state_change_seq: seq + 3,
+    });
+    opError(
+      await herdr('agent', 'wait', id, '--until', 'working', '--timeout', '300'),
+      'agent wait',
+      'timeout',
+      'timed out waiting for agent status',
+    );
   });
 
   it('events.subscribe acknowledges, then pushes the initial status event', async () => {
@@ -385,7 +466,9 @@ describe('agents: relevo sim-agent in a pane (herdr.md §1 "Waiting", §3, §6.5
       let buf = '';
       sock.setEncoding('utf8');
       sock.on('connect', () =>
-        sock.write(`${JSON.stringify({ id: 's1', method: 'events.subscribe', params: { subscriptions: [{ type: 'pane.agent_status_changed', pane_id: id, agent_status: 'idle' }] } })}\n`),
+        sock.write(
+          `${JSON.stringify({ id: 's1', method: 'events.subscribe', params: { subscriptions: [{ type: 'pane.agent_status_changed', pane_id: id, agent_status: 'idle' }] } })}\n`,
+        ),
       );
       sock.on('data', (chunk: string) => {
         buf += chunk;
@@ -404,7 +487,11 @@ describe('agents: relevo sim-agent in a pane (herdr.md §1 "Waiting", §3, §6.5
   });
 
   it('agent prompt pastes, presses Enter and --wait waits for the turn', async () => {
-    const prompted = ok(await herdr('agent', 'prompt', id, 'second message', '--wait', '--until', 'done', '--timeout', '20000'), 'agent prompt', 'agent_prompted');
+    const prompted = ok(
+      await herdr('agent', 'prompt', id, 'second message', '--wait', '--until', 'done', '--timeout', '20000'),
+      'agent prompt',
+      'agent_prompted',
+    );
     expect(prompted.agent).toMatchObject({ pane_id: id, agent: 'claude', agent_status: 'done' });
     expect(await read(id)).toContain('❯ second message');
   });
@@ -421,22 +508,37 @@ describe('agent start and blocked (herdr.md §1 "Start an agent", §3)', () => {
 
     usageError(await herdr('agent', 'start', 'plan', '--kind', 'claude'));
     opError(await herdr('agent', 'start', 'Plan', '--kind', 'claude', '--pane', id), 'agent start', 'invalid_request');
-    const started = ok(await herdr('agent', 'start', 'plan', '--kind', 'claude', '--pane', id, '--timeout', '20000', '--', '--name', 'plan'), 'agent start', 'agent_started');
+    const started = ok(
+      await herdr('agent', 'start', 'plan', '--kind', 'claude', '--pane', id, '--timeout', '20000', '--', '--name', 'plan'),
+      'agent start',
+      'agent_started',
+    );
     expect(started.argv).toEqual(['claude', '--name', 'plan']);
     expect(started.agent).toMatchObject({ pane_id: id, name: 'plan', agent: 'claude', agent_status: 'idle', interactive_ready: true });
-    const procs = ok(await herdr('pane', 'process-info', '--pane', id), 'pane process-info', 'pane_process_info').foreground_processes as Obj[];
+    const procs = ok(await herdr('pane', 'process-info', '--pane', id), 'pane process-info', 'pane_process_info')
+      .foreground_processes as Obj[];
     expect(procs[0]).toMatchObject({ name: 'claude', argv: ['/bin/sh', join(wrappers, 'claude'), '--name', 'plan'] });
 
     const other = await newPane();
-    opError(await herdr('agent', 'start', 'plan', '--kind', 'claude', '--pane', other, '--timeout', '20000'), 'agent start', 'agent_name_taken');
-    opError(await herdr('agent', 'start', 'again', '--kind', 'claude', '--pane', id, '--timeout', '20000'), 'agent start', 'agent_pane_unavailable');
+    opError(
+      await herdr('agent', 'start', 'plan', '--kind', 'claude', '--pane', other, '--timeout', '20000'),
+      'agent start',
+      'agent_name_taken',
+    );
+    opError(
+      await herdr('agent', 'start', 'again', '--kind', 'claude', '--pane', id, '--timeout', '20000'),
+      'agent start',
+      'agent_pane_unavailable',
+    );
 
     // --misbehave permission:1: the first turn asks "Do you want to proceed?"
     const asked = ok(await herdr('agent', 'prompt', 'plan', 'go', '--wait', '--timeout', '20000'), 'agent prompt', 'agent_prompted');
     expect(asked.agent).toMatchObject({ name: 'plan', agent_status: 'blocked' });
     expect(await read(id, '--source', 'detection')).toContain('Do you want to proceed?');
     await herdr('pane', 'send-keys', id, 'enter');
-    expect(ok(await herdr('agent', 'wait', 'plan', '--until', 'done', '--timeout', '20000'), 'agent wait', 'agent_info').agent.agent_status).toBe('done');
+    expect(
+      ok(await herdr('agent', 'wait', 'plan', '--until', 'done', '--timeout', '20000'), 'agent wait', 'agent_info').agent.agent_status,
+    ).toBe('done');
     ok(await herdr('agent', 'focus', 'plan'), 'agent focus', 'agent_info');
     expect(ok(await herdr('agent', 'get', 'plan'), 'agent get', 'agent_info').agent.agent_status).toBe('idle');
   });
@@ -450,7 +552,9 @@ describe('HERDR_AGENT (herdr.md §3 "Which agent is running")', () => {
     const agent = ok(await herdr('agent', 'wait', id, '--until', 'idle', '--timeout', '10000'), 'agent wait', 'agent_info').agent as Obj;
     expect(agent).toMatchObject({ agent: 'codex', agent_status: 'idle' }); // known agent, no rule → idle
     await herdr('pane', 'send-keys', id, 'ctrl+c');
-    expect(ok(await herdr('agent', 'wait', id, '--until', 'unknown', '--timeout', '10000'), 'agent wait', 'agent_info').agent).not.toHaveProperty('agent');
+    expect(
+      ok(await herdr('agent', 'wait', id, '--until', 'unknown', '--timeout', '10000'), 'agent wait', 'agent_info').agent,
+    ).not.toHaveProperty('agent');
     ok(await herdr('pane', 'close', id), 'pane close', 'ok');
   });
 });
@@ -465,11 +569,14 @@ describe('stopping the server (herdr.md §6.1)', () => {
       const id = split.pane.pane_id as string;
       await other.herdr('pane', 'run', id, 'sleep', '300');
       await expect
-        .poll(async () => {
-          const info = ok(await other.herdr('pane', 'process-info', '--pane', id), 'pane process-info', 'pane_process_info');
-          pids = (info.foreground_processes as Obj[]).map((p) => p.pid as number);
-          return (info.foreground_processes as Obj[]).map((p) => p.name as string);
-        }, { timeout: 10_000 })
+        .poll(
+          async () => {
+            const info = ok(await other.herdr('pane', 'process-info', '--pane', id), 'pane process-info', 'pane_process_info');
+            pids = (info.foreground_processes as Obj[]).map((p) => p.pid as number);
+            return (info.foreground_processes as Obj[]).map((p) => p.name as string);
+          },
+          { timeout: 10_000 },
+        )
         .toEqual(['sleep']);
     } finally {
       await other.stop();

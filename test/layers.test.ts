@@ -19,7 +19,13 @@ function imports(file: string, text = readFileSync(file, 'utf8')): string[] {
 
 /** The room (a folder under src/, or a top file) an import lands in, or the package name. */
 function target(file: string, spec: string): string {
-  if (!spec.startsWith('.')) return spec.startsWith('node:') ? 'node:' : spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  if (!spec.startsWith('.'))
+    return spec.startsWith('node:')
+      ? 'node:'
+      : spec
+          .split('/')
+          .slice(0, spec.startsWith('@') ? 2 : 1)
+          .join('/');
   return roomOf(join(file, '..', spec));
 }
 
@@ -34,7 +40,11 @@ function roomOf(file: string): string {
 }
 
 /** A folder's modules with the top folders they import (`pty/backends` counts as `pty`). */
-const layer = (folder: string) => sources(join(SRC, folder)).map((f) => ({ f, targets: imports(f).map((s) => (s.startsWith('.') ? target(f, s).split('/')[0]! : target(f, s))) }));
+const layer = (folder: string) =>
+  sources(join(SRC, folder)).map((f) => ({
+    f,
+    targets: imports(f).map((s) => (s.startsWith('.') ? target(f, s).split('/')[0]! : target(f, s))),
+  }));
 
 /**
  * Where each room of src/ sits: a module may import its own room and any room of a lower rank,
@@ -97,7 +107,7 @@ function findCycle(files: readonly string[]): string[] | null {
 }
 
 /** Imports of `file` that point to a room ranked at or above its own (its own room excepted). */
-export function upwardImports(file: string, text?: string): string[] {
+function upwardImports(file: string, text?: string): string[] {
   const own = roomOf(file);
   const rank = RANK[own];
   if (rank === undefined) return [`${own} has no rank in RANK`];
@@ -119,7 +129,9 @@ describe('layers: dependencies point inward, toward src/protocol', () => {
     expect(upwardImports(at('pty/screen.ts'), "import type { X } from './backends/tmux.js';")).toEqual(['pty/backends']);
     expect(upwardImports(at('app/store/journal.ts'), "export { y } from '../replies/transcript.js';")).toEqual(['app/replies']);
     expect(upwardImports(at('protocol/machine.ts'), "import './x.js';\nconst m = await import('../tui/app.js');")).toEqual(['tui']);
-    expect(upwardImports(at('app/run/runner.ts'), "import { z } from '../store/journal.js';\nimport { a } from '../../pty/backends/tmux.js';")).toEqual([]);
+    expect(
+      upwardImports(at('app/run/runner.ts'), "import { z } from '../store/journal.js';\nimport { a } from '../../pty/backends/tmux.js';"),
+    ).toEqual([]);
     expect(upwardImports(at('app/newroom/file.ts'), '')).toEqual(['app has no rank in RANK']);
   });
 

@@ -31,7 +31,10 @@ try {
   await tmux('split-window', '-h', '-t', 'bench', '-c', dir, '--', ...demoCommand('builder'));
   await new Promise((r) => setTimeout(r, 1500));
   const serverPid = Number((await tmux('display-message', '-p', '#{pid}')).stdout.trim());
-  const options = parseOptions(['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--state-dir', join(dir, '.relevo')], process.env);
+  const options = parseOptions(
+    ['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--state-dir', join(dir, '.relevo')],
+    process.env,
+  );
   const lines: JournalLine[] = [];
   const { runner, journal, unlock } = await openRun(options, 'bench', process.env, { cols: 120, rows: 40 }, (l) => lines.push(l));
   const cpu0 = process.cpuUsage();
@@ -55,7 +58,9 @@ try {
     }
   }
   hops.sort((a, b) => a - b);
-  console.log(`attach bench (--tmux, the demo's simulators in two tmux panes, think 800 ms): ${final.phase} in ${(wallMs / 1000).toFixed(1)} s`);
+  console.log(
+    `attach bench (--tmux, the demo's simulators in two tmux panes, think 800 ms): ${final.phase} in ${(wallMs / 1000).toFixed(1)} s`,
+  );
   console.log(
     `relevo cpu ${(((cpu.user + cpu.system) / 1000 / wallMs) * 100).toFixed(1)} % of one core; tmux server ${((serverCpu * 1000 * 100) / wallMs).toFixed(1)} %; hop median ${hops[Math.floor(hops.length / 2)] ?? NaN} ms (max ${hops.at(-1) ?? NaN})`,
   );

@@ -21,7 +21,10 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = 'the handler now returns a page object with items and a cursor so callers can fetch the next page without offsets we keep the default size at fifty and cap it at two hundred tests cover empty pages'.split(' ');
+const WORDS =
+  'the handler now returns a page object with items and a cursor so callers can fetch the next page without offsets we keep the default size at fifty and cap it at two hundred tests cover empty pages'.split(
+    ' ',
+  );
 
 /**
  * An agent CLI's screen traffic, the way Ink-style CLIs draw it: a dynamic region at the bottom
@@ -39,7 +42,7 @@ export class AgentFeed {
   preamble(): string {
     const lines: string[] = [];
     for (let i = 0; i < ROWS; i++) lines.push(this.#sentence(COLS - 8));
-    return lines.join('\r\n') + '\r\n';
+    return `${lines.join('\r\n')}\r\n`;
   }
 
   next(): string {
@@ -71,7 +74,7 @@ export class AgentFeed {
     ];
     const up = this.#first ? '' : `${E}7A\r`; // back to the streaming line (the region is 8 rows)
     this.#first = false;
-    return `${E}?2026h` + up + region.map((l) => `${E}2K${l}`).join('\r\n') + `${E}?2026l`;
+    return `${E}?2026h${up}${region.map((l) => `${E}2K${l}`).join('\r\n')}${E}?2026l`;
   }
 
   #word(): { text: string; cols: number } {

@@ -2,7 +2,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Screen } from '../pty/screen.js';
 import type { PanePainter, Sink } from '../tui/painter.js';
-import { UPDATES_PER_S, type AgentFeed } from './feed.js';
+import { type AgentFeed, UPDATES_PER_S } from './feed.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -12,14 +12,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { createRunDir, Journal } from '../app/store/journal.js';
 import { loadProfile } from '../app/config/profiles.js';
 import { RelayRunner } from '../app/run/runner.js';
 import { demoCommand } from '../app/run/setup.js';
-import { ROLES, type JournalLine } from '../protocol/index.js';
+import { createRunDir, Journal } from '../app/store/journal.js';
+import { type JournalLine, ROLES } from '../protocol/index.js';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, steps: { type: 'string', default: '3' }, 'think-ms': { type: 'string', default: '800' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    steps: { type: 'string', default: '3' },
+    'think-ms': { type: 'string', default: '800' },
+  },
 });
 const runs = Number(values.runs);
 const steps = values.steps;
@@ -34,7 +38,11 @@ const fmt = (n: number) => n.toFixed(0).padStart(6);
 async function once(): Promise<{ wallMs: number; cpuPct: number; turnEnd: number[]; hop: number[]; keep: number[]; outcome: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'relevo-bench-'));
   // A small git repository, as a project would be: each checkpoint takes its git anchor.
-  const git = (...args: string[]) => execa('git', args, { cwd: dir, env: { GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  const git = (...args: string[]) =>
+    execa('git', args, {
+      cwd: dir,
+      env: { GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' },
+    });
   await git('init', '-q');
   writeFileSync(join(dir, '.gitignore'), '.relevo/\n');
   writeFileSync(join(dir, 'users.ts'), 'export const users = [];\n');
@@ -89,7 +97,9 @@ async function once(): Promise<{ wallMs: number; cpuPct: number; turnEnd: number
   return { wallMs, cpuPct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100, turnEnd, hop, keep, outcome: final.phase };
 }
 
-console.log(`relay bench: ${runs} runs, ${steps} steps, think ${thinkMs} ms, sim profile quiet window ${loadProfile('sim', 'bench').data.detect.quiet_ms} ms`);
+console.log(
+  `relay bench: ${runs} runs, ${steps} steps, think ${thinkMs} ms, sim profile quiet window ${loadProfile('sim', 'bench').data.detect.quiet_ms} ms`,
+);
 console.log('run   wall ms  cpu %  turn-end ms (median/max)  hop ms (median/max)  outcome');
 const all = { turnEnd: [] as number[], hop: [] as number[], keep: [] as number[], cpu: [] as number[] };
 for (let i = 1; i <= runs; i++) {

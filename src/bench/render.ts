@@ -84,7 +84,17 @@ async function main(): Promise<void> {
       updates = await stream(screen, feed, feedS, () => undefined);
       await sleep(50);
     });
-    rows.push([`(b) same feed, no painter (xterm only)`, (cpu.wallMs / 1000).toFixed(1), String(updates), cpuPct(cpu).toFixed(2), '–', '–', '–', '–', '–']);
+    rows.push([
+      `(b) same feed, no painter (xterm only)`,
+      (cpu.wallMs / 1000).toFixed(1),
+      String(updates),
+      cpuPct(cpu).toFixed(2),
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+    ]);
     screen.dispose();
   }
 
@@ -193,7 +203,9 @@ async function main(): Promise<void> {
   for (const n of notes) console.log(n);
   const budgetOk = Number(a[3]) - Number(b[3]) < 10 && Number(a[4]) < 10;
   const idle = rows[2]!;
-  console.log(`budget: streaming pane < 10 % for rendering: ${budgetOk ? 'yes' : 'NO'}; idle panes ~0 % with no painter timer: ${Number(idle[3]) < 0.5 && idle[5] === '0' ? 'yes' : 'NO'}`);
+  console.log(
+    `budget: streaming pane < 10 % for rendering: ${budgetOk ? 'yes' : 'NO'}; idle panes ~0 % with no painter timer: ${Number(idle[3]) < 0.5 && idle[5] === '0' ? 'yes' : 'NO'}`,
+  );
 }
 
 await main();

@@ -12,7 +12,6 @@ import { execa } from 'execa';
 import { z } from 'zod';
 import { PACKAGE_ROOT as ROOT } from '../app/config/paths.js';
 
-
 type Cli = { readonly name: string; readonly pkg: string; readonly bin: string; readonly env: string };
 const CLIS: readonly Cli[] = [
   { name: 'Claude Code', pkg: '@anthropic-ai/claude-code', bin: 'bin/claude.exe', env: 'RELEVO_TEST_CLAUDE_BIN' },
@@ -42,13 +41,19 @@ async function install(cli: Cli, version: string, root: string): Promise<string>
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'relevo-canary', private: true }));
   process.stdout.write(`canary: installing ${cli.pkg}@${version} into ${dir}\n`);
-  await execa('npm', ['install', '--no-audit', '--no-fund', '--no-save', `${cli.pkg}@${version}`], { cwd: dir, stdout: 'ignore', stderr: 'inherit' });
+  await execa('npm', ['install', '--no-audit', '--no-fund', '--no-save', `${cli.pkg}@${version}`], {
+    cwd: dir,
+    stdout: 'ignore',
+    stderr: 'inherit',
+  });
   if (!existsSync(bin)) throw new Error(`${cli.pkg}@${version} installed, but ${bin} is missing`);
   return bin;
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { claude: { type: 'string', default: 'latest' }, codex: { type: 'string', default: 'latest' } } });
+  const { values } = parseArgs({
+    options: { claude: { type: 'string', default: 'latest' }, codex: { type: 'string', default: 'latest' } },
+  });
   const pinned = manifest.parse(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))).devDependencies;
   const root = cacheRoot(process.env);
   const env: Record<string, string> = { RELEVO_TEST_RELEASES: 'newest' };

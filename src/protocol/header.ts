@@ -34,5 +34,8 @@ export function isLookalike(line: string): boolean {
 
 /** Lines of `text` that look like round headers, trimmed. */
 export function findLookalikes(text: string): string[] {
-  return text.split('\n').filter(isLookalike).map((l) => l.trim());
+  return text
+    .split('\n')
+    .filter(isLookalike)
+    .map((l) => l.trim());
 }

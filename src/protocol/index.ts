@@ -1,97 +1,97 @@
-export { ROLES, LANGS, peerOf, type Role, type Lang } from './roles.js';
-export { formatHeader, parseHeader, isLookalike, findLookalikes, type Header } from './header.js';
-export { extract, lastBlock, normalizeBody, type Extracted } from './blocks.js';
-export { sanitizeForTyping, normalizeReply, readingForm } from './sanitize.js';
-export { typingPlan, pieces, type Keystroke, type TypingShape } from './typing.js';
-export {
-  parseVersion,
-  compareVersions,
-  versionIn,
-  testedRange,
-  versionVerdict,
-  rangeText,
-  settingsFor,
-  profileForVersion,
-  type TestedRange,
-  type VersionVerdict,
-  type CliVersion,
-} from './versions.js';
-export { rolePrompt, goalMessage, relayMessage, relayFileMessage, staleNotice, resumeNotice } from './prompts.js';
-export { reconstructReply, joinRows, chromeStart, type ScreenRow, type ReplyLayout, type Reconstructed } from './reply.js';
-export { replyFromLog, logShowsInterruption, isEcho, type LoggedBlocks } from './logged.js';
-export { initialState, step, preambleFor, handoffMessage } from './machine.js';
+export { type Extracted, extract, lastBlock, normalizeBody } from './blocks.js';
+export { findLookalikes, formatHeader, type Header, isLookalike, parseHeader } from './header.js';
+export { isEcho, type LoggedBlocks, logShowsInterruption, replyFromLog } from './logged.js';
+export { handoffMessage, initialState, preambleFor, step } from './machine.js';
+export { goalMessage, relayFileMessage, relayMessage, resumeNotice, rolePrompt, staleNotice } from './prompts.js';
 export {
   DEFAULT_DELIVERY,
   type DeliveryMode,
   type DeliveryPolicy,
-  type RelayConfig,
-  type RelayState,
-  type RelayEvent,
   type Effect,
-  type Outgoing,
   type GoalMessage,
   type HandoffMessage,
   type NoticeMessage,
+  type Outgoing,
   type Phase,
+  type RelayConfig,
+  type RelayEvent,
+  type RelayState,
   type Step,
 } from './relay-types.js';
+export { chromeStart, joinRows, type Reconstructed, type ReplyLayout, reconstructReply, type ScreenRow } from './reply.js';
+export { type CheckpointOnDisk, inOrder, type Restored, type RestoreInput, restoreState } from './restore.js';
+export { LANGS, type Lang, peerOf, ROLES, type Role } from './roles.js';
+export { normalizeReply, readingForm, sanitizeForTyping } from './sanitize.js';
 export {
-  journalEntrySchema,
-  journalLineSchema,
-  PAUSE_REASONS,
-  REPLY_SOURCES,
-  STALL_KINDS,
-  type StallKind,
-  MESSAGE_KINDS,
-  MEMORY_STATES,
-  type JournalEntry,
-  type JournalLine,
-  type PauseReason,
-  type ReplySource,
-} from './schemas/journal.js';
-export {
-  profileSchema,
-  ruleSchema,
-  matcherSchema,
-  AGENT_STATES,
-  REGIONS,
-  HOOK_KINDS,
-  TRANSCRIPT_KINDS,
-  PASTE_SHAPES,
-  DRAFT_SOURCES,
-  captureGroups,
-  draftSource,
-  versionString,
-  type DraftSource,
-  type PasteShape,
-  type ProfileData,
-  type Rule,
-  type Matcher,
-  type AgentState,
-  type HookKind,
-  type TranscriptKind,
-} from './schemas/profile.js';
-export { hookMessageSchema, readHookPayload, reportFits, type HookMessage, type HookReport } from './schemas/hook.js';
-export { StallWatcher, DEFAULT_STALL_AFTER_MS, formatDuration, parseDuration, type Stall, type StallSettings } from './stalls.js';
-export { restoreState, inOrder, type CheckpointOnDisk, type RestoreInput, type Restored } from './restore.js';
-export {
-  CHECKPOINT_SCHEMA_VERSION,
-  MAX_CHECKPOINT_BYTES,
-  MAX_FIELD_CHARS,
-  BODY_FILE,
-  gitAnchorSchema,
-  handoffCheckpointSchema,
-  offerSchema,
+  type Ack,
+  ackRefusal,
   ackSchema,
-  checkpointPath,
+  anchorMoved,
+  BODY_FILE,
   bodySize,
   buildCheckpoint,
-  anchorMoved,
-  ackRefusal,
-  handoffMarkdown,
-  type GitAnchor,
-  type HandoffCheckpoint,
-  type Offer,
-  type Ack,
+  CHECKPOINT_SCHEMA_VERSION,
   type CheckpointDraft,
+  checkpointPath,
+  type GitAnchor,
+  gitAnchorSchema,
+  type HandoffCheckpoint,
+  handoffCheckpointSchema,
+  handoffMarkdown,
+  MAX_CHECKPOINT_BYTES,
+  MAX_FIELD_CHARS,
+  type Offer,
+  offerSchema,
 } from './schemas/checkpoint.js';
+export { type HookMessage, type HookReport, hookMessageSchema, readHookPayload, reportFits } from './schemas/hook.js';
+export {
+  type JournalEntry,
+  type JournalLine,
+  journalEntrySchema,
+  journalLineSchema,
+  MEMORY_STATES,
+  MESSAGE_KINDS,
+  PAUSE_REASONS,
+  type PauseReason,
+  REPLY_SOURCES,
+  type ReplySource,
+  STALL_KINDS,
+  type StallKind,
+} from './schemas/journal.js';
+export {
+  AGENT_STATES,
+  type AgentState,
+  captureGroups,
+  DRAFT_SOURCES,
+  type DraftSource,
+  draftSource,
+  HOOK_KINDS,
+  type HookKind,
+  type Matcher,
+  matcherSchema,
+  PASTE_SHAPES,
+  type PasteShape,
+  type ProfileData,
+  profileSchema,
+  REGIONS,
+  type Rule,
+  ruleSchema,
+  TRANSCRIPT_KINDS,
+  type TranscriptKind,
+  versionString,
+} from './schemas/profile.js';
+export { DEFAULT_STALL_AFTER_MS, formatDuration, parseDuration, type Stall, type StallSettings, StallWatcher } from './stalls.js';
+export { type Keystroke, pieces, type TypingShape, typingPlan } from './typing.js';
+export {
+  type CliVersion,
+  compareVersions,
+  parseVersion,
+  profileForVersion,
+  rangeText,
+  settingsFor,
+  type TestedRange,
+  testedRange,
+  type VersionVerdict,
+  versionIn,
+  versionVerdict,
+} from './versions.js';

@@ -4,7 +4,13 @@ import type { z } from 'zod';
 export type JsonLine<T> =
   | { readonly ok: true; readonly line: number; readonly value: T }
   | { readonly ok: false; readonly line: number; readonly text: string; readonly problem: 'json' }
-  | { readonly ok: false; readonly line: number; readonly text: string; readonly problem: 'schema'; readonly issues: readonly z.core.$ZodIssue[] };
+  | {
+      readonly ok: false;
+      readonly line: number;
+      readonly text: string;
+      readonly problem: 'schema';
+      readonly issues: readonly z.core.$ZodIssue[];
+    };
 
 export type JsonLinesOptions = {
   /**

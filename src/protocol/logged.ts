@@ -3,7 +3,7 @@
  * its screen was cleared, redrawn or scrolled away. Pure: works on the blocks the log kept.
  */
 import { lastBlock } from './blocks.js';
-import { stripGutter, type ReplyLayout } from './reply.js';
+import { type ReplyLayout, stripGutter } from './reply.js';
 import { normalizeReply } from './sanitize.js';
 
 /** Complete blocks from the log, oldest first, each from its opening tag through its closing tag. */

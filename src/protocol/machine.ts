@@ -1,11 +1,11 @@
 import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
-import { normalizeReply } from './sanitize.js';
 import { goalMessage, relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice } from './prompts.js';
-import { bodySize, checkpointPath } from './schemas/checkpoint.js';
-import { peerOf, type Role } from './roles.js';
-import type { JournalEntry, PauseReason } from './schemas/journal.js';
 import type { Effect, GoalMessage, HandoffMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
+import { peerOf, type Role } from './roles.js';
+import { normalizeReply } from './sanitize.js';
+import { bodySize, checkpointPath } from './schemas/checkpoint.js';
+import type { JournalEntry, PauseReason } from './schemas/journal.js';
 
 const none = { planner: null, builder: null } as const;
 
@@ -56,7 +56,10 @@ export function handoffMessage(
   // Claude Code turns a pasted tab into spaces), so `auto` hands such a body over as its file.
   const via = mode === 'file' || (mode === 'auto' && (bytes > maxBytes || lines > maxLines || body.includes('\t'))) ? 'file' : 'inline';
   // A planner restarted with its run gets the goal first, for context, in the first handoff it is sent.
-  const context = to === 'planner' && state.restarted.planner && !state.introduced.planner && state.goal !== null ? resumeContext(config.lang, state.goal) : null;
+  const context =
+    to === 'planner' && state.restarted.planner && !state.introduced.planner && state.goal !== null
+      ? resumeContext(config.lang, state.goal)
+      : null;
   const preamble = [context, preambleFor(config, state, to)].filter((p) => p !== null).join('\n\n') || null;
   const path = `${config.runPath}/${checkpointPath(from, seq)}/HANDOFF.md`;
   const text = via === 'file' ? relayFileMessage(round, from, path, config.lang, preamble) : relayMessage(round, from, body, preamble);
@@ -208,7 +211,12 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       if (state.phase !== 'running') return { state, effects: [] };
       return pause(state, 'agent_blocked', { role: event.role });
     case 'agent-exited': {
-      const exited = journal({ type: 'agent_exited', role: event.role, exit_code: event.exitCode, ...(event.signal ? { signal: event.signal } : {}) });
+      const exited = journal({
+        type: 'agent_exited',
+        role: event.role,
+        exit_code: event.exitCode,
+        ...(event.signal ? { signal: event.signal } : {}),
+      });
       if (state.phase === 'done' || state.phase === 'ready') return { state, effects: [exited] };
       const p = pause({ ...state, delivering: false }, 'agent_exited', { role: event.role });
       return { state: p.state, effects: [exited, ...p.effects] };
@@ -245,7 +253,12 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       // A checkpoint is immutable: the edited handoff is a new one in the same lane, replacing it.
       const from = m.from;
       const seq = state.seqs[from] + 1;
-      const next: RelayState = { ...state, seqs: { ...state.seqs, [from]: seq }, lastReceived: { ...state.lastReceived, [from]: body }, stale: null };
+      const next: RelayState = {
+        ...state,
+        seqs: { ...state.seqs, [from]: seq },
+        lastReceived: { ...state.lastReceived, [from]: body },
+        stale: null,
+      };
       const message = handoffMessage(config, next, from, m.round, seq, body);
       return { state: { ...next, pending: message }, effects: [edited, { type: 'checkpoint', message, supersedes: m.seq }] };
     }

@@ -71,13 +71,19 @@ export function staleNotice(lang: Lang, diffStat: readonly string[]): string {
     lang === 'es'
       ? 'Aviso de relevo: el espacio de trabajo cambió desde que se escribió este handoff (git diff --stat contra su ancla):'
       : 'Note from relevo: the workspace changed since this handoff was written (git diff --stat against its anchor):';
-  const stat = diffStat.length > 0 ? diffStat.map((line) => `  ${line}`) : [lang === 'es' ? '  (sin cambios en archivos seguidos; HEAD se movió)' : '  (no tracked file changes; HEAD moved)'];
+  const stat =
+    diffStat.length > 0
+      ? diffStat.map((line) => `  ${line}`)
+      : [lang === 'es' ? '  (sin cambios en archivos seguidos; HEAD se movió)' : '  (no tracked file changes; HEAD moved)'];
   return [intro, ...stat].join('\n');
 }
 
 /** Opens the first message to a planner restarted with its run: the goal, for context. */
 export function resumeContext(lang: Lang, goal: string): string {
-  const intro = lang === 'es' ? 'relevo se reinició; el objetivo de esta sesión, como contexto:' : "relevo was restarted; this run's goal, for context:";
+  const intro =
+    lang === 'es'
+      ? 'relevo se reinició; el objetivo de esta sesión, como contexto:'
+      : "relevo was restarted; this run's goal, for context:";
   return `${intro}\n${GOAL_LABEL[lang]}: ${goal}`;
 }
 

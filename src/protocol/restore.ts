@@ -1,6 +1,6 @@
 import { handoffMessage, initialState, preambleFor } from './machine.js';
-import type { Outgoing, RelayConfig, RelayState } from './relay-types.js';
 import { goalMessage, resumeNotice } from './prompts.js';
+import type { Outgoing, RelayConfig, RelayState } from './relay-types.js';
 import type { Role } from './roles.js';
 import { checkpointPath, type HandoffCheckpoint } from './schemas/checkpoint.js';
 import type { JournalLine } from './schemas/journal.js';
@@ -57,7 +57,10 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
   const seqs = { ...base.seqs };
   for (const c of all) seqs[c.checkpoint.from] = Math.max(seqs[c.checkpoint.from], c.checkpoint.seq);
   /** Per role: the body of the last checkpoint `pick` chooses for it, or null. */
-  const perRole = (pick: (role: Role) => CheckpointOnDisk | undefined) => ({ planner: pick('planner')?.body ?? null, builder: pick('builder')?.body ?? null });
+  const perRole = (pick: (role: Role) => CheckpointOnDisk | undefined) => ({
+    planner: pick('planner')?.body ?? null,
+    builder: pick('builder')?.body ?? null,
+  });
   const lastSent = perRole((role) => lastOf(acked, (c) => c.to === role));
   const lastReceived = perRole((role) => lastOf(all, (c) => c.from === role));
   const round = Math.max(0, ...acked.filter((c) => c.checkpoint.from === 'planner').map((c) => c.checkpoint.round));
@@ -93,7 +96,8 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
   if (latest === undefined) {
     const preamble = preambleFor(config, state, 'planner');
     const goalDelivered = linesOf(lines, 'delivered').some((d) => d.kind === 'goal');
-    if (!goalDelivered) return { kind: 'goal', to: 'planner', from: 'relevo', round: 0, body: goal, text: goalMessage(goal, config.lang, preamble) };
+    if (!goalDelivered)
+      return { kind: 'goal', to: 'planner', from: 'relevo', round: 0, body: goal, text: goalMessage(goal, config.lang, preamble) };
     const text = resumeNotice(config.lang, { to: 'planner', goal }, preamble);
     return { kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text };
   }
@@ -102,6 +106,10 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
   if (!latest.acked) return handoffMessage(config, state, c.from, c.round, c.seq, latest.body);
   // Acknowledged before relevo stopped: never sent again; the receiver is told where it is.
   const path = `${config.runPath}/${checkpointPath(c.from, c.seq)}/HANDOFF.md`;
-  const text = resumeNotice(config.lang, { to: c.to, goal, handoff: { round: c.round, from: c.from, path } }, preambleFor(config, state, c.to));
+  const text = resumeNotice(
+    config.lang,
+    { to: c.to, goal, handoff: { round: c.round, from: c.from, path } },
+    preambleFor(config, state, c.to),
+  );
   return { kind: 'notice', to: c.to, from: 'relevo', round: c.round, body: text, text };
 }

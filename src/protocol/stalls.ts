@@ -32,8 +32,10 @@ export class StallWatcher {
   }
 
   #track(role: Role): Track {
-    let t = this.#tracks.get(role);
-    if (t === undefined) this.#tracks.set(role, (t = { began: null, changes: [], stalled: false, blocked: false }));
+    const known = this.#tracks.get(role);
+    if (known !== undefined) return known;
+    const t: Track = { began: null, changes: [], stalled: false, blocked: false };
+    this.#tracks.set(role, t);
     return t;
   }
 
@@ -53,7 +55,10 @@ export class StallWatcher {
   }
 
   state(role: Role, state: AgentState | 'exited', now: number): void {
-    if (state === 'exited') return this.turnEnded(role);
+    if (state === 'exited') {
+      this.turnEnded(role);
+      return;
+    }
     const t = this.#track(role);
     // Time spent waiting on a prompt is not time busy: the clock starts again when it is answered.
     if (t.blocked && state !== 'blocked' && t.began !== null) t.began = now;

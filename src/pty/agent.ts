@@ -1,11 +1,19 @@
-import { captureGroups, chromeStart, draftSource, reconstructReply, type AgentState, type ReplySource, type Role } from '../protocol/index.js';
-import { detect, type Detection } from './detect.js';
-import { deliver, type DeliveryResult, type DeliveryStage, type DeliveryTarget } from './deliver.js';
+import {
+  type AgentState,
+  captureGroups,
+  chromeStart,
+  draftSource,
+  type ReplySource,
+  type Role,
+  reconstructReply,
+} from '../protocol/index.js';
+import { type DeliveryResult, type DeliveryStage, type DeliveryTarget, deliver } from './deliver.js';
+import { type Detection, detect } from './detect.js';
 import { DraftHold, KeyDraft } from './draft.js';
 import { Emitter } from './emitter.js';
+import { withHistory } from './output-history.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
-import { withHistory } from './output-history.js';
 import type { Mark } from './screen.js';
 import { TurnTracker } from './turn.js';
 
@@ -186,19 +194,26 @@ export class AgentPane implements DeliveryTarget {
    * joined), read from the last echo of what relevo typed; null when that echo is not in it.
    */
   replyFromRecent(text: string): TurnEnd | null {
-    const first = this.#sent?.split('\n').find((l) => l.trim() !== '')?.trim();
+    const first = this.#sent
+      ?.split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim();
     if (first === undefined) return null;
     const rows = text.split('\n');
     let start = -1;
     for (let i = rows.length - 1; i >= 0 && start < 0; i--) if (rows[i]!.includes(first)) start = i;
     if (start < 0) return null;
-    const { text: reply, interrupted } = reconstructReply(rows.slice(start).map((t) => ({ text: t, wrapped: false })), this.profile.layout, this.#sent);
+    const { text: reply, interrupted } = reconstructReply(
+      rows.slice(start).map((t) => ({ text: t, wrapped: false })),
+      this.profile.layout,
+      this.#sent,
+    );
     return { reply, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap };
   }
 
   #endTurn(): void {
     const from = this.#turnStart?.line ?? -1;
-    const rows = this.pane.screen.rowsFrom(from < 0 ? 0 : from);
+    const rows = this.pane.screen.rowsFrom(Math.max(from, 0));
     const shown = reconstructReply(rows, this.profile.layout, this.#sent);
     const { text, interrupted } = withHistory(shown, this.pane.history, this.#logFrom, this.profile.layout, this.#sent);
     this.#onTurnEnded.fire({ reply: text, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap });
@@ -221,7 +236,8 @@ export class AgentPane implements DeliveryTarget {
     this.#clearTimer();
     this.#turnStart?.dispose();
     this.#idleStart?.dispose();
-    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan]) e.dispose();
+    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan])
+      e.dispose();
     this.hold.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { draftSource, sanitizeForTyping, typingPlan } from '../protocol/index.js';
 import type { AgentState } from '../protocol/index.js';
+import { draftSource, sanitizeForTyping, typingPlan } from '../protocol/index.js';
 import type { DraftHold } from './draft.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
@@ -73,10 +73,13 @@ async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise
         if (idle()) return true;
         continue;
       }
-      if (!held) agent.hold.set((held = true));
+      if (!held) {
+        held = true;
+        agent.hold.set(true);
+      }
       const cleared = await waitFor(agent, () => agent.hold.withdrawn || agent.draft() === '', Infinity);
       if (cleared !== true) return cleared;
-      if (agent.hold.withdrawn) return 'the relay paused while the person\'s draft held the delivery';
+      if (agent.hold.withdrawn) return "the relay paused while the person's draft held the delivery";
     }
   } finally {
     if (held) agent.hold.set(false);
@@ -134,5 +137,8 @@ export async function deliver(
   }
   agent.cancelTurn();
   if (pane.exited) return { ok: false, detail: 'the agent exited while the message was typed' };
-  return { ok: false, detail: `not submitted after ${presses} Enter presses (input box: ${JSON.stringify(agent.inputText()?.slice(0, 60) ?? null)})` };
+  return {
+    ok: false,
+    detail: `not submitted after ${presses} Enter presses (input box: ${JSON.stringify(agent.inputText()?.slice(0, 60) ?? null)})`,
+  };
 }

@@ -54,7 +54,11 @@ function regionOf(rule: Rule): (s: Snapshot) => string {
     }
     case 'bottom': {
       const n = rule.lines ?? 1;
-      return (s) => s.viewport.filter((l) => l.trim() !== '').slice(-n).join('\n');
+      return (s) =>
+        s.viewport
+          .filter((l) => l.trim() !== '')
+          .slice(-n)
+          .join('\n');
     }
   }
 }

@@ -5,7 +5,15 @@
  * scrolled past its scrollback. The running text is trimmed to a window; the complete `<handoff>` and
  * `<done>` blocks that leave it are kept, so a turn's last block is found after any amount of output.
  */
-import { lastBlock, logShowsInterruption, normalizeReply, replyFromLog, type LoggedBlocks, type Reconstructed, type ReplyLayout } from '../protocol/index.js';
+import {
+  type LoggedBlocks,
+  lastBlock,
+  logShowsInterruption,
+  normalizeReply,
+  type Reconstructed,
+  type ReplyLayout,
+  replyFromLog,
+} from '../protocol/index.js';
 import { EscapeStripper } from './escapes.js';
 
 const TAGS = ['handoff', 'done'] as const;
@@ -84,7 +92,8 @@ export class OutputHistory {
 
   /** The complete blocks that opened at or after `offset`, oldest first. */
   blocksSince(offset: number): LoggedBlocks {
-    const of = (tag: Tag) => [...this.#kept[tag], ...blocksIn(this.#text, tag, this.#base)].filter((b) => b.at >= offset).map((b) => b.text);
+    const of = (tag: Tag) =>
+      [...this.#kept[tag], ...blocksIn(this.#text, tag, this.#base)].filter((b) => b.at >= offset).map((b) => b.text);
     return { handoff: of('handoff'), done: of('done') };
   }
 
@@ -119,7 +128,13 @@ export class OutputHistory {
  * `from`) when the screen shows no handoff and no done block: cleared, redrawn, switched or scrolled
  * away. Either shows the agent's interruption marker: interrupted.
  */
-export function withHistory(screen: Reconstructed, history: OutputHistory | undefined, from: number, layout: ReplyLayout, sent?: string): Reconstructed {
+export function withHistory(
+  screen: Reconstructed,
+  history: OutputHistory | undefined,
+  from: number,
+  layout: ReplyLayout,
+  sent?: string,
+): Reconstructed {
   if (history === undefined) return screen;
   const interrupted = screen.interrupted || logShowsInterruption(history.textSince(from), layout);
   const shown = normalizeReply(screen.text);

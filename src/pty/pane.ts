@@ -1,9 +1,9 @@
 import pty from 'node-pty';
-import { Emitter, type Event } from './emitter.js';
 import type { AgentState } from '../protocol/index.js';
+import { Emitter, type Event } from './emitter.js';
+import { OutputHistory } from './output-history.js';
 import { endProcesses, groupAlive, procStat, sessionOf } from './procs.js';
 import { Screen } from './screen.js';
-import { OutputHistory } from './output-history.js';
 
 export type PaneOptions = {
   readonly argv: readonly string[];

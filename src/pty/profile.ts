@@ -1,5 +1,5 @@
 import type { ProfileData, ReplyLayout } from '../protocol/index.js';
-import { compileRules, type CompiledRule } from './detect.js';
+import { type CompiledRule, compileRules } from './detect.js';
 
 /** A validated profile with its patterns compiled, ready for a pane. */
 export type Profile = {

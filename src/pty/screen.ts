@@ -1,7 +1,7 @@
-import xtermHeadless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
+import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
-import { COLOR_MODE, copySgr, DEFAULT_SGR, RESET, sameSgr, SGR_FLAG, sgrTransition, type Sgr } from './sgr.js';
+import { COLOR_MODE, copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from './sgr.js';
 
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
@@ -200,7 +200,8 @@ export class Screen {
   styledRow(y: number, width: number, from = 0, anchor?: number): string {
     const buf = this.#term.buffer.active;
     const line = y >= 0 && y < this.#term.rows ? buf.getLine(buf.viewportY + y) : undefined;
-    const cell = (this.#cell ??= buf.getNullCell());
+    this.#cell ??= buf.getNullCell();
+    const cell = this.#cell;
     const cur: Sgr = { ...DEFAULT_SGR };
     const next = this.#sgr;
     let out = '';
@@ -212,7 +213,7 @@ export class Screen {
       if (w === 0) {
         // The right half of a wide character whose left half is before `from`.
         if (x === from) {
-          out += this.#transition(cur, DEFAULT_SGR) + ' ';
+          out += `${this.#transition(cur, DEFAULT_SGR)} `;
           col++;
         }
         continue;

@@ -9,13 +9,24 @@ const readText = (path: string): string | null => {
     return null;
   }
 };
-import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
-import { ESC_TIMEOUT_MS, InputParser, type InputEvent } from './input.js';
-import type { SimOptions } from './options.js';
-import { ignoresEnter, initialScriptState, planTurn, withReferencedFiles, type ScriptState, type TurnOutcome } from './script.js';
+
 import { LiveDisplay } from './display.js';
-import { DENIED_LINE, INTERRUPTED_LINE, SPINNER_INTERVAL_MS, STREAM_GAP_MS, type RegionView } from './screen.js';
-import { bannerLines, echoLines, replyLines, streamChunks, workedLines } from './screen.js';
+import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
+import { ESC_TIMEOUT_MS, type InputEvent, InputParser } from './input.js';
+import type { SimOptions } from './options.js';
+import {
+  bannerLines,
+  DENIED_LINE,
+  echoLines,
+  INTERRUPTED_LINE,
+  type RegionView,
+  replyLines,
+  SPINNER_INTERVAL_MS,
+  STREAM_GAP_MS,
+  streamChunks,
+  workedLines,
+} from './screen.js';
+import { ignoresEnter, initialScriptState, planTurn, type ScriptState, type TurnOutcome, withReferencedFiles } from './script.js';
 
 export interface SimIO {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -125,25 +136,37 @@ class SimAgent {
   private handle(event: InputEvent): void {
     if (this.mode === 'permission') {
       const key = event.type === 'text' ? event.text[0] : undefined;
-      if (event.type === 'enter' || key === '1') return this.answerPermission(true);
-      if (event.type === 'escape' || key === '2') return this.answerPermission(false);
+      if (event.type === 'enter' || key === '1') {
+        this.answerPermission(true);
+        return;
+      }
+      if (event.type === 'escape' || key === '2') {
+        this.answerPermission(false);
+        return;
+      }
       if (event.type !== 'ctrl-c' && event.type !== 'ctrl-d') return;
     }
     const edited = edit(this.box, event);
     if (edited !== null) {
       this.box = edited;
-      return this.draw();
+      this.draw();
+      return;
     }
     switch (event.type) {
       case 'enter':
-        return this.submit();
+        this.submit();
+        return;
       case 'escape':
         if (this.mode === 'busy') this.interrupt();
         return;
       case 'ctrl-c':
-        if (this.box.text === '') return this.finish(0);
+        if (this.box.text === '') {
+          this.finish(0);
+          return;
+        }
         this.box = cleared(this.box);
-        return this.draw();
+        this.draw();
+        return;
       case 'ctrl-d':
         if (this.box.text === '') this.finish(0);
         return;
@@ -155,7 +178,10 @@ class SimAgent {
     if (message.trim() === '' || ignoresEnter(this.options, this.script)) return;
     this.box = cleared(this.box);
     this.io.record?.(message);
-    if (this.mode === 'idle') return this.startTurn(message);
+    if (this.mode === 'idle') {
+      this.startTurn(message);
+      return;
+    }
     this.queue.push(message); // Claude Code queues messages sent while busy
     this.draw();
   }
@@ -191,7 +217,8 @@ class SimAgent {
     const { thinkMs } = this.options;
     if (outcome.kind === 'exit') {
       const notice = `sim-agent: exiting with code 1 (--misbehave exit:${outcome.turn})\n`;
-      return this.after(Math.floor(thinkMs / 2), () => this.finish(1, notice));
+      this.after(Math.floor(thinkMs / 2), () => this.finish(1, notice));
+      return;
     }
     this.after(thinkMs, () => {
       if (outcome.kind === 'reply') return this.streamReply(outcome.reply, outcome.next);

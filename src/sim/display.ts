@@ -1,18 +1,19 @@
 // The terminal side of the sim: keeps track of the live region drawn below the
 // transcript and of the window title, and turns views into writes.
-import type { Role } from './script.js';
+
 import {
   BRACKETED_PASTE_ON,
   busyTitle,
   exitSequence,
   frame,
   idleTitle,
+  type Region,
+  type RegionView,
   renderRegion,
   rowsAboveAfterResize,
   setTitle,
-  type Region,
-  type RegionView,
 } from './screen.js';
+import type { Role } from './script.js';
 
 export interface DisplayOutput {
   write(text: string): unknown;

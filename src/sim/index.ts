@@ -1,7 +1,8 @@
 // `relevo-tui sim-agent`: a simulated agent CLI for demos and tests.
+
+import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { runAgent } from './agent.js';
 import { runStopHooks, stopHookCommands } from './hooks.js';
 import { parseSimArgs } from './options.js';
@@ -45,7 +46,8 @@ export async function runSimAgent(args: string[]): Promise<number> {
       return 2;
     }
     const sessionId = randomUUID();
-    onStop = (reply) => runStopHooks(commands, { session_id: sessionId, transcript_path: '', cwd: process.cwd(), last_assistant_message: reply });
+    onStop = (reply) =>
+      runStopHooks(commands, { session_id: sessionId, transcript_path: '', cwd: process.cwd(), last_assistant_message: reply });
   }
   return runAgent(parsed.options, {
     stdin: process.stdin,

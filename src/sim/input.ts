@@ -105,7 +105,8 @@ export class InputParser {
           let j = i + 2;
           while (j < text.length) {
             const code = text.charCodeAt(j);
-            if (code >= 0x20 && code <= 0x3f) j += 1; // parameter and intermediate bytes
+            if (code >= 0x20 && code <= 0x3f)
+              j += 1; // parameter and intermediate bytes
             else break;
           }
           if (j >= text.length) {

@@ -73,7 +73,7 @@ function joinDashValues(args: readonly string[]): string[] {
     const flag = arg.startsWith('--') ? arg.slice(2) : '';
     const next = args[i + 1];
     const takesValue = (STRING_FLAGS as readonly string[]).includes(flag);
-    if (takesValue && next !== undefined && next.startsWith('-')) {
+    if (takesValue && next?.startsWith('-')) {
       if (flag === 'append-system-prompt' || !next.startsWith('--')) {
         out.push(`${arg}=${next}`);
         i += 1;
@@ -131,8 +131,7 @@ export function parseSimArgs(args: readonly string[]): ParseResult {
   }
   const flags = parsed.data;
   const appendSystemPrompt = flags['append-system-prompt'];
-  const role: Role =
-    flags.role ?? (appendSystemPrompt?.includes(BUILDER_MARKER) ? 'builder' : 'planner');
+  const role: Role = flags.role ?? (appendSystemPrompt?.includes(BUILDER_MARKER) ? 'builder' : 'planner');
   return {
     ok: true,
     options: {

@@ -150,7 +150,11 @@ function firstLine(text: string): string {
 }
 
 function firstBodyLine(body: string): string {
-  return lines(body).find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    lines(body)
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 function plannerReply(config: ScriptConfig, state: ScriptState, message: string): { reply: Reply; goal: string | null } {

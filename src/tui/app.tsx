@@ -1,3 +1,4 @@
+import { basename, join, resolve } from 'node:path';
 import type { Options } from '../app/config/options.js';
 import { DEMO_GOAL } from '../app/config/options.js';
 import { prefixName } from '../app/config/prefix.js';
@@ -6,7 +7,6 @@ import { guardProcess } from '../app/faults/fault.js';
 import { Attention } from '../app/run/attention.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
-import { basename, join, resolve } from 'node:path';
 import { ROLES, type Role } from '../protocol/index.js';
 import { commandRunner } from './commands.js';
 import { Compositor, firstLayout } from './compositor.js';
@@ -34,7 +34,10 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const prefix = options.prefix;
   const cwd = process.cwd();
   const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
-  const { runner, journal, dir, unlock, tmuxSocket } = await openRun(options, version, env, { cols: firstInner.width, rows: firstInner.height });
+  const { runner, journal, dir, unlock, tmuxSocket } = await openRun(options, version, env, {
+    cols: firstInner.width,
+    rows: firstInner.height,
+  });
   const agents = runner.agents;
 
   // The band names each agent; one outside its profile's tested range says so (`codex 0.180.0?`).
@@ -63,8 +66,14 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const compositor = new Compositor(term, store, agents);
   const toast = toaster(store);
   // A fault's pause is shown from the state: it may not be in the journal (which could not be written).
-  const faults = faultWatcher(store.state.prefix, (text) => (toast(text, 'error'), term.notify(`relevo: ${text}`)));
-  runner.onChange((relay) => (store.update({ relay }), faults(relay.pause)));
+  const faults = faultWatcher(store.state.prefix, (text) => {
+    toast(text, 'error');
+    term.notify(`relevo: ${text}`);
+  });
+  runner.onChange((relay) => {
+    store.update({ relay });
+    faults(relay.pause);
+  });
   const attention = new Attention(runner, journal, options.stallAfterMs);
   attention.onChange((notes) => store.update({ notes }));
   for (const role of ROLES) {
@@ -148,6 +157,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   term.leave();
   process.off('exit', restore);
   const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`}${livesOn(agentPanes(runner), tmuxSocket)}`;
-  io.stdout.write(`relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`);
+  io.stdout.write(
+    `relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`,
+  );
   return code;
 }

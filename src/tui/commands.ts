@@ -61,7 +61,11 @@ export function commandRunner({ store, runner, compositor, toast, finish, editPe
       case 'step': {
         const on = !runner.state.step;
         runner.dispatch({ type: 'set-step', on });
-        toast(on ? `step mode on: relevo pauses before each relay; ${store.state.prefix} r sends, ${store.state.prefix} e edits first` : 'step mode off');
+        toast(
+          on
+            ? `step mode on: relevo pauses before each relay; ${store.state.prefix} r sends, ${store.state.prefix} e edits first`
+            : 'step mode off',
+        );
         return;
       }
       case 'pending':

@@ -3,7 +3,7 @@ import type { AgentPane } from '../pty/agent.js';
 import Chrome from './components/Chrome.js';
 import Help from './components/Help.js';
 import { chromeLines, paneFrame } from './frame.js';
-import { layout, type Layout } from './layout.js';
+import { type Layout, layout } from './layout.js';
 import { OffscreenInk } from './offscreen.js';
 import { PanePainter } from './painter.js';
 import type { Store, TuiState } from './store.js';
@@ -16,7 +16,8 @@ export const CHROME_ROWS = 2;
 const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
 
 /** A pane's title: `planner · claude · working · focus`. */
-const title = (role: Role, s: TuiState) => `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}`;
+const title = (role: Role, s: TuiState) =>
+  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}`;
 
 /** Where the panes go on a terminal of this size before anything is focused or zoomed: the agents' first PTY size. */
 export function firstLayout(cols: number, rows: number): Layout {
@@ -76,7 +77,10 @@ export class Compositor {
       const painter = this.#painters[role];
       if (painter) painter.resize(box.inner);
       // The focused pane's cursor goes inside each frame's synchronized-output bracket.
-      else this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, { trailer: () => this.#toasts() + this.#cursor() });
+      else
+        this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
+          trailer: () => this.#toasts() + this.#cursor(),
+        });
       this.#painters[role]!.invalidate();
     }
     this.#paintFrames();
@@ -127,7 +131,9 @@ export class Compositor {
   }
 
   /** Panes are not painted under an overlay; closing it repaints them whole. */
-  readonly #paneSink = { write: (s: string) => (this.#store.state.overlay === 'none' && !this.#suspended ? this.#term.write(s) : undefined) };
+  readonly #paneSink = {
+    write: (s: string) => (this.#store.state.overlay === 'none' && !this.#suspended ? this.#term.write(s) : undefined),
+  };
 
   #cursor(): string {
     const s = this.#store.state;

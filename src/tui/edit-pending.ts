@@ -49,6 +49,10 @@ export function pendingEditor({ store, runner, env, dir, toast, handOver }: Edit
     }
     const before = runner.state.pending?.body;
     await runner.editPending(readFileSync(file, 'utf8'));
-    toast(runner.state.pending?.body !== before ? `round ${pending.round} for the ${pending.to} edited; ${store.state.prefix} r sends it` : 'the pending handoff is unchanged');
+    toast(
+      runner.state.pending?.body !== before
+        ? `round ${pending.round} for the ${pending.to} edited; ${store.state.prefix} r sends it`
+        : 'the pending handoff is unchanged',
+    );
   };
 }

@@ -58,7 +58,16 @@ function scrollMode({ store, runner, compositor }: InputDeps): (data: string) =>
     const role = store.state.focus;
     const screen = runner.agents[role].pane.screen;
     const page = Math.max(1, (compositor.view.panes[role]?.inner.height ?? 2) - 1);
-    const moves: Record<string, number> = { '\x1b[A': -1, '\x1b[B': 1, '\x1bOA': -1, '\x1bOB': 1, '\x1b[5~': -page, '\x1b[6~': page, k: -1, j: 1 };
+    const moves: Record<string, number> = {
+      '\x1b[A': -1,
+      '\x1b[B': 1,
+      '\x1bOA': -1,
+      '\x1bOB': 1,
+      '\x1b[5~': -page,
+      '\x1b[6~': page,
+      k: -1,
+      j: 1,
+    };
     for (const key of splitKeys(data)) {
       if (isEscape(key) || key === 'q') {
         screen.scrollViewToBottom();

@@ -38,7 +38,8 @@ export type KeyAction =
   | { readonly type: 'forward'; readonly data: string }
   /** A whole bracketed paste, its brackets removed, however many reads it came in. */
   | { readonly type: 'paste'; readonly text: string }
-  | { readonly type: 'command'; readonly command: Command } | { readonly type: 'unbound'; readonly key: string };
+  | { readonly type: 'command'; readonly command: Command }
+  | { readonly type: 'unbound'; readonly key: string };
 
 /**
  * Splits input on the prefix key. The prefix pressed twice sends it through once; a paste

@@ -39,7 +39,11 @@ export function layout(cols: number, rows: number, chromeRows: number, focus: Ro
   if (zoom) return { arrangement: 'zoomed', panes: { [focus]: box(0, 0, cols, paneRows) }, chrome };
   if (cols >= SIDE_BY_SIDE_COLS) {
     const left = Math.floor(cols / 2);
-    return { arrangement: 'side-by-side', panes: { planner: box(0, 0, left, paneRows), builder: box(0, left, cols - left, paneRows) }, chrome };
+    return {
+      arrangement: 'side-by-side',
+      panes: { planner: box(0, 0, left, paneRows), builder: box(0, left, cols - left, paneRows) },
+      chrome,
+    };
   }
   if (rows > STACK_ROWS) {
     const top = Math.floor(paneRows / 2);

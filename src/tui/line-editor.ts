@@ -73,7 +73,11 @@ export function editLine(s: LineState, key: string, history: readonly string[]):
   }
 }
 
-export type PromptCommand = { readonly type: 'goal'; readonly goal: string } | { readonly type: 'pause' } | { readonly type: 'resume' } | { readonly type: 'error'; readonly message: string };
+export type PromptCommand =
+  | { readonly type: 'goal'; readonly goal: string }
+  | { readonly type: 'pause' }
+  | { readonly type: 'resume' }
+  | { readonly type: 'error'; readonly message: string };
 
 /** What a submitted line asks for: a goal, or one of the relevo protocol's `/relevo` commands. */
 export function readPromptLine(line: string): PromptCommand {

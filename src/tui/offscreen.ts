@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { render, type Instance } from 'ink';
+import { type Instance, render } from 'ink';
 import type { ReactElement } from 'react';
 import { Emitter } from '../pty/emitter.js';
 

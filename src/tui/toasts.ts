@@ -1,7 +1,7 @@
 import type { JournalLine, PauseReason } from '../protocol/index.js';
-import type { Toast, ToastLevel } from './store.js';
-import type { Rect } from './layout.js';
 import { formatDuration } from '../protocol/index.js';
+import type { Rect } from './layout.js';
+import type { Toast, ToastLevel } from './store.js';
 import { fitPadded } from './width.js';
 
 const COLOR: Record<ToastLevel, string> = { info: '36', warn: '33', error: '31', done: '32' };
@@ -9,7 +9,9 @@ const ICON: Record<ToastLevel, string> = { info: '●', warn: '▲', error: '✖
 
 /** The toast stack, newest at the bottom, each line exactly `width` columns with its colour. */
 export function toastLines(toasts: readonly Toast[], width: number): string[] {
-  return toasts.map((t) => `\x1b[0;48;5;236;${COLOR[t.level]}m ${ICON[t.level]} ${fitPadded(t.text.replace(/\s+/g, ' '), width - 4)} \x1b[0m`);
+  return toasts.map(
+    (t) => `\x1b[0;48;5;236;${COLOR[t.level]}m ${ICON[t.level]} ${fitPadded(t.text.replace(/\s+/g, ' '), width - 4)} \x1b[0m`,
+  );
 }
 
 /**
@@ -66,25 +68,47 @@ export function toastFor(line: JournalLine): { text: string; level: ToastLevel; 
       return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
     case 'paused':
       if (FAULTS.has(line.reason)) return null; // shown from the relay state: see faultToast
-      return { text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — the prefix then r resumes`, level: line.reason === 'delivery_failed' ? 'error' : 'warn', notify: true };
+      return {
+        text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — the prefix then r resumes`,
+        level: line.reason === 'delivery_failed' ? 'error' : 'warn',
+        notify: true,
+      };
     case 'blocked':
       return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
     case 'agent_exited':
-      return { text: `the ${line.role} exited (code ${line.exit_code}); its work is checkpointed: quit, then relevo-tui --resume starts it again`, level: 'error' };
+      return {
+        text: `the ${line.role} exited (code ${line.exit_code}); its work is checkpointed: quit, then relevo-tui --resume starts it again`,
+        level: 'error',
+      };
     case 'done':
       return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
     case 'stale':
-      return { text: `STALE: the workspace moved since checkpoint ${line.lane}/${line.checkpoint_seq} (${line.diff_stat.at(-1)?.trim() ?? 'HEAD moved'}); the agent is told`, level: 'warn', notify: true };
+      return {
+        text: `STALE: the workspace moved since checkpoint ${line.lane}/${line.checkpoint_seq} (${line.diff_stat.at(-1)?.trim() ?? 'HEAD moved'}); the agent is told`,
+        level: 'warn',
+        notify: true,
+      };
     case 'run_resumed':
-      return { text: line.pending_kind ? `run resumed: the ${line.pending_kind} for the ${line.pending_to} goes first` : 'run resumed', level: 'info' };
+      return {
+        text: line.pending_kind ? `run resumed: the ${line.pending_kind} for the ${line.pending_to} goes first` : 'run resumed',
+        level: 'info',
+      };
     case 'memory':
       if (line.state === 'blocked') return { text: `memory: blocked — ${line.detail ?? 'mnemosyne is missing'}`, level: 'warn' };
       if (line.state === 'failed') return { text: `memory: not stored — ${line.detail ?? ''}`, level: 'warn' };
       return null;
     case 'delivery_held':
-      return { text: `round ${line.round} waits for your draft in the ${line.role}'s input box: send it or clear it`, level: 'warn', notify: true };
+      return {
+        text: `round ${line.round} waits for your draft in the ${line.role}'s input box: send it or clear it`,
+        level: 'warn',
+        notify: true,
+      };
     case 'stalled':
-      return { text: `the ${line.role} ${line.why === 'busy' ? 'has been busy' : 'has flapped busy/idle'} for ${formatDuration(line.for_ms)} with no turn end: look at its pane`, level: 'warn', notify: true };
+      return {
+        text: `the ${line.role} ${line.why === 'busy' ? 'has been busy' : 'has flapped busy/idle'} for ${formatDuration(line.for_ms)} with no turn end: look at its pane`,
+        level: 'warn',
+        notify: true,
+      };
     case 'hook_rejected':
       return { text: `hook message refused: ${line.reason}`, level: 'warn' };
     default:

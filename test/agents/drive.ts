@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { compareVersions } from '../../src/protocol/index.js';
 import { cliVersion } from './homes.js';
-import { AgentTerminal, processesWithEnv } from './terminal.js';
+import { type AgentTerminal, processesWithEnv } from './terminal.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -79,7 +79,11 @@ export type SubmitOptions = {
  * paste was not enough — the paste took 250–650 ms to show.)
  * Returns where the title / OSC 7501 histories stood before the paste, and how many extra CRs it took.
  */
-export async function submit(t: AgentTerminal, text: string, options: SubmitOptions): Promise<{ titleIndex: number; oscIndex: number; extraCRs: number }> {
+export async function submit(
+  t: AgentTerminal,
+  text: string,
+  options: SubmitOptions,
+): Promise<{ titleIndex: number; oscIndex: number; extraCRs: number }> {
   const mark = { titleIndex: t.titles.length, oscIndex: t.osc7501.length };
   t.paste(text);
   await t.waitFor('the paste in the input area', () => inputShows(options.agent, t, text), 10_000);
@@ -102,7 +106,10 @@ export async function submit(t: AgentTerminal, text: string, options: SubmitOpti
 /** Asserts each non-blank line of `text` appears on the screen rows, in order (Codex drops blank lines, both CLIs indent). */
 export function linesInOrder(screen: readonly string[], text: string): boolean {
   let row = 0;
-  for (const want of text.split('\n').map((l) => l.trim()).filter((l) => l !== '')) {
+  for (const want of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')) {
     while (row < screen.length && !screen[row]!.includes(want)) row++;
     if (row === screen.length) return false;
     row++;

@@ -53,7 +53,10 @@ describe('fake Anthropic Messages API', () => {
     const res = await post(`${server.url}/v1/messages?beta=true`, {
       model: 'claude-opus-4-8',
       stream: true,
-      system: [{ type: 'text', text: 'You are Claude Code.' }, { type: 'text', text: '# relevo: planner' }],
+      system: [
+        { type: 'text', text: 'You are Claude Code.' },
+        { type: 'text', text: '# relevo: planner' },
+      ],
       tools: [{ name: 'Bash' }],
       messages: [FIRST_TURN],
     });
@@ -68,10 +71,10 @@ describe('fake Anthropic Messages API', () => {
       'message_delta',
       'message_stop',
     ]);
-    const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => (e.data['delta'] as { text: string }).text);
+    const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => (e.data.delta as { text: string }).text);
     expect(deltas.join('')).toBe('Hi · there <handoff>x</handoff>');
     expect(deltas[0]).toBe('Hi · ');
-    expect(events.find((e) => e.event === 'message_delta')?.data['delta']).toMatchObject({ stop_reason: 'end_turn' });
+    expect(events.find((e) => e.event === 'message_delta')?.data.delta).toMatchObject({ stop_reason: 'end_turn' });
     expect(server.userTexts()).toEqual(['[relevo ronda 1 · de planner]\nhello · world']);
     expect(server.systemTexts()).toEqual(['You are Claude Code.\n\n# relevo: planner']);
   });
@@ -85,7 +88,7 @@ describe('fake Anthropic Messages API', () => {
     });
     const text = parseSse(res.text)
       .filter((e) => e.event === 'content_block_delta')
-      .map((e) => (e.data['delta'] as { text: string }).text)
+      .map((e) => (e.data.delta as { text: string }).text)
       .join('');
     expect(JSON.parse(text)).toEqual({ title: 'Fake title' });
     expect(server.pending).toBe(1);
@@ -97,23 +100,37 @@ describe('fake Anthropic Messages API', () => {
     const server = await start({ text: 'scripted' });
     const body = { stream: false, messages: [{ role: 'user', content: 'plain string' }] };
     const first = JSON.parse((await post(`${server.url}/v1/messages`, body)).text) as Record<string, unknown>;
-    expect(first).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'scripted' }], stop_reason: 'end_turn' });
+    expect(first).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'scripted' }],
+      stop_reason: 'end_turn',
+    });
     const second = JSON.parse((await post(`${server.url}/v1/messages`, body)).text) as Record<string, unknown>;
     expect(second).toMatchObject({ content: [{ type: 'text', text: NO_SCRIPTED_REPLY }] });
     expect(server.userTexts()).toEqual(['plain string', 'plain string']);
   });
 
   it('streams a tool_use (input_json_delta, stop_reason tool_use) and records the tool_result that comes back', async () => {
-    const server = await start({ text: 'Running.', toolUse: { name: 'Bash', input: { command: 'npm test' }, id: 'toolu_1' } }, { text: 'done' });
+    const server = await start(
+      { text: 'Running.', toolUse: { name: 'Bash', input: { command: 'npm test' }, id: 'toolu_1' } },
+      { text: 'done' },
+    );
     const events = parseSse((await post(`${server.url}/v1/messages`, { stream: true, messages: [{ role: 'user', content: 'go' }] })).text);
-    const starts = events.filter((e) => e.event === 'content_block_start').map((e) => e.data['content_block']);
-    expect(starts).toEqual([{ type: 'text', text: '' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} }]);
-    const json = events.find((e) => (e.data['delta'] as { type?: string } | undefined)?.type === 'input_json_delta');
-    expect(JSON.parse((json!.data['delta'] as { partial_json: string }).partial_json)).toEqual({ command: 'npm test' });
-    expect(events.find((e) => e.event === 'message_delta')?.data['delta']).toMatchObject({ stop_reason: 'tool_use' });
+    const starts = events.filter((e) => e.event === 'content_block_start').map((e) => e.data.content_block);
+    expect(starts).toEqual([
+      { type: 'text', text: '' },
+      { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} },
+    ]);
+    const json = events.find((e) => (e.data.delta as { type?: string } | undefined)?.type === 'input_json_delta');
+    expect(JSON.parse((json!.data.delta as { partial_json: string }).partial_json)).toEqual({ command: 'npm test' });
+    expect(events.find((e) => e.event === 'message_delta')?.data.delta).toMatchObject({ stop_reason: 'tool_use' });
 
     const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok', is_error: false }] };
-    await post(`${server.url}/v1/messages`, { stream: true, messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [] }, result] });
+    await post(`${server.url}/v1/messages`, {
+      stream: true,
+      messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [] }, result],
+    });
     expect(server.userTexts()).toEqual(['go', '']);
     expect(server.toolResults()[1]).toEqual([result.content[0]]);
   });
@@ -158,8 +175,19 @@ describe('fake OpenAI Responses API', () => {
 
   const input = [
     { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are Codex.' }] },
-    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '# relevo: builder' }, { type: 'input_text', text: '<skills>' }] },
-    { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/tmp</cwd>\n</environment_context>' }] },
+    {
+      type: 'message',
+      role: 'developer',
+      content: [
+        { type: 'input_text', text: '# relevo: builder' },
+        { type: 'input_text', text: '<skills>' },
+      ],
+    },
+    {
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/tmp</cwd>\n</environment_context>' }],
+    },
     { type: 'message', role: 'user', content: [{ type: 'input_text', text: '[relevo ronda 1 · de planner]\nhello · world' }] },
   ];
 
@@ -180,18 +208,23 @@ describe('fake OpenAI Responses API', () => {
       'response.output_item.done',
       'response.completed',
     ]);
-    expect(events.every((e) => e.data['type'] === e.event)).toBe(true);
-    expect(events.filter((e) => e.event === 'response.output_text.delta').map((e) => e.data['delta'])).toEqual(['Hi ·', ' the', 're']);
-    expect(events.at(-1)?.data['response']).toMatchObject({ status: 'completed', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi · there' }] }] });
+    expect(events.every((e) => e.data.type === e.event)).toBe(true);
+    expect(events.filter((e) => e.event === 'response.output_text.delta').map((e) => e.data.delta)).toEqual(['Hi ·', ' the', 're']);
+    expect(events.at(-1)?.data.response).toMatchObject({
+      status: 'completed',
+      output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi · there' }] }],
+    });
     expect(server.userTexts()).toEqual(['[relevo ronda 1 · de planner]\nhello · world']);
     expect(server.systemTexts()).toEqual(['You are Codex.\n\n# relevo: builder\n\n<skills>']);
   });
 
   it('answers the title request (text.format json_schema) with a JSON title without consuming the script', async () => {
     const server = await start({ text: 'main' });
-    const events = parseSse((await post(`${server.url}/v1/responses`, { stream: true, input, text: { format: { type: 'json_schema', schema: {} } } })).text);
+    const events = parseSse(
+      (await post(`${server.url}/v1/responses`, { stream: true, input, text: { format: { type: 'json_schema', schema: {} } } })).text,
+    );
     const done = events.find((e) => e.event === 'response.output_text.done');
-    expect(JSON.parse(done!.data['text'] as string)).toEqual({ title: 'Fake title' });
+    expect(JSON.parse(done!.data.text as string)).toEqual({ title: 'Fake title' });
     expect(server.pending).toBe(1);
     expect(server.mainRequests()).toEqual([]);
   });
@@ -201,7 +234,7 @@ describe('fake OpenAI Responses API', () => {
     const first = JSON.parse((await post(`${server.url}/v1/responses`, { stream: false, input })).text) as Record<string, unknown>;
     expect(first).toMatchObject({ object: 'response', status: 'completed', output: [{ content: [{ text: 'one' }] }] });
     const events = parseSse((await post(`${server.url}/v1/responses`, { stream: true, input })).text);
-    expect(events.find((e) => e.event === 'response.output_text.done')?.data['text']).toBe(NO_SCRIPTED_REPLY);
+    expect(events.find((e) => e.event === 'response.output_text.done')?.data.text).toBe(NO_SCRIPTED_REPLY);
     expect((await post(`${server.url}/v1/chat/completions`, {})).status).toBe(404);
   });
 });

@@ -18,20 +18,20 @@ const MODULES = join(ROOT, 'node_modules');
  * RELEVO_TEST_CLAUDE_BIN / RELEVO_TEST_CODEX_BIN and runs only them (RELEVO_TEST_RELEASES=newest).
  */
 export type Release = 'newest' | 'oldest';
-export const RELEASES: readonly Release[] = (process.env['RELEVO_TEST_RELEASES'] ?? 'newest,oldest')
+export const RELEASES: readonly Release[] = (process.env.RELEVO_TEST_RELEASES ?? 'newest,oldest')
   .split(',')
   .filter((r): r is Release => r === 'newest' || r === 'oldest');
 
 /** The canary runs: the CLIs may be newer than any profile's tested range (journaled as untested). */
-export const CANARY = process.env['RELEVO_TEST_CLAUDE_BIN'] !== undefined || process.env['RELEVO_TEST_CODEX_BIN'] !== undefined;
+export const CANARY = process.env.RELEVO_TEST_CLAUDE_BIN !== undefined || process.env.RELEVO_TEST_CODEX_BIN !== undefined;
 
 export function claudeBin(release: Release = 'newest'): string {
-  if (release === 'newest') return process.env['RELEVO_TEST_CLAUDE_BIN'] ?? join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+  if (release === 'newest') return process.env.RELEVO_TEST_CLAUDE_BIN ?? join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
   return join(MODULES, 'claude-code-oldest', 'bin', 'claude.exe');
 }
 
 export function codexBin(release: Release = 'newest'): string {
-  if (release === 'newest') return process.env['RELEVO_TEST_CODEX_BIN'] ?? join(MODULES, '@openai', 'codex', 'bin', 'codex.js');
+  if (release === 'newest') return process.env.RELEVO_TEST_CODEX_BIN ?? join(MODULES, '@openai', 'codex', 'bin', 'codex.js');
   return join(MODULES, 'codex-oldest', 'bin', 'codex.js');
 }
 
@@ -51,7 +51,7 @@ export function cliVersion(bin: string): string {
 
 /** What every CLI run gets, whatever the agent. */
 function baseEnv(): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
 }
 
 /** A fresh directory under the OS temp dir, with symlinks resolved (the CLIs key projects by real path). */

@@ -9,11 +9,22 @@ import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
-import { editedProfile, withoutSections } from '../helpers/profiles.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { editedProfile, withoutSections } from '../helpers/profiles.js';
 import { reapLeftovers, recorded, recorderScript } from './drive.js';
-import { CANARY, claudeBin, cliVersion, codexBin, codexNoDaemon, createClaudeHome, createCodexHome, makeTempDir, RELEASES, type Release } from './homes.js';
+import {
+  CANARY,
+  claudeBin,
+  cliVersion,
+  codexBin,
+  codexNoDaemon,
+  createClaudeHome,
+  createCodexHome,
+  makeTempDir,
+  RELEASES,
+  type Release,
+} from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\n  - cover the empty page\nVerify: npm test';
@@ -45,7 +56,8 @@ const PASO_2 = [
   'Verificar: npm test',
 ].join('\n');
 const INFORME_1 = 'Informe de la ronda 1\nHecho: añadí test/users.test.ts\nTests: 2 fallan (esperado)\nDudas: ninguna';
-const INFORME_2 = 'Informe de la ronda 2\nHecho: src/users.ts acepta page y limit\n  - `limit` con tope 100\nTests: 14 pasan\nDudas: ninguna';
+const INFORME_2 =
+  'Informe de la ronda 2\nHecho: src/users.ts acepta page y limit\n  - `limit` con tope 100\nTests: 14 pasan\nDudas: ninguna';
 const RESUMEN = 'Paginación lista en 2 rondas.';
 
 const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
@@ -83,7 +95,13 @@ const SPANISH: Script = { goal: OBJETIVO, steps: [PASO_1, PASO_2], reports: [INF
  * Runs `relevo-tui --headless` with real agents sharing one project: Claude Code through `env
  * ANTHROPIC_BASE_URL=…` (each its own fake server), Codex through its CODEX_HOME's provider.
  */
-async function relay(pair: { planner: Agent; builder: Agent }, release: Release, script: Script, servers: { planner: Server; builder: Server }, args: readonly string[] = []) {
+async function relay(
+  pair: { planner: Agent; builder: Agent },
+  release: Release,
+  script: Script,
+  servers: { planner: Server; builder: Server },
+  args: readonly string[] = [],
+) {
   const cwd = makeTempDir('relevo-relay-cwd-');
   // One HOME for both agents (a Claude home when there is a Claude Code); Codex gets its CODEX_HOME.
   const claudeServer = pair.planner === 'claude' ? servers.planner : servers.builder;
@@ -99,7 +117,11 @@ async function relay(pair: { planner: Agent; builder: Agent }, release: Release,
   };
   const planner = command(pair.planner, servers.planner);
   const builder = command(pair.builder, servers.builder);
-  const result = await relevo(['--headless', '--goal', script.goal, '--lang', script.lang, ...args, '--planner', planner, '--builder', builder], cwd, env);
+  const result = await relevo(
+    ['--headless', '--goal', script.goal, '--lang', script.lang, ...args, '--planner', planner, '--builder', builder],
+    cwd,
+    env,
+  );
   return { result, lines: parseJournal(result.stdout), cwd };
 }
 
@@ -118,7 +140,11 @@ function expectExactRelay(
   const goalLine = script.lang === 'es' ? `Objetivo: ${script.goal}` : `Goal: ${script.goal}`;
   const toPlanner = servers.planner.userTexts();
   const toBuilder = servers.builder.userTexts();
-  expect(toPlanner).toEqual([goalLine, `[relevo ronda 1 · de builder]\n${script.reports[0]}`, `[relevo ronda 2 · de builder]\n${script.reports[1]}`]);
+  expect(toPlanner).toEqual([
+    goalLine,
+    `[relevo ronda 1 · de builder]\n${script.reports[0]}`,
+    `[relevo ronda 2 · de builder]\n${script.reports[1]}`,
+  ]);
   expect(toBuilder).toEqual([`[relevo ronda 1 · de planner]\n${script.steps[0]}`, `[relevo ronda 2 · de planner]\n${script.steps[1]}`]);
   // The first line each model reads is the goal or the round header, typed, not inside any wrapper.
   expect([...toPlanner, ...toBuilder].map((t) => t.split('\n')[0])).toEqual([
@@ -139,7 +165,11 @@ function expectExactRelay(
   if (!CANARY) expect(of(run.lines, 'agent_untested')).toEqual([]);
 }
 
-const plannerScript = (s: Script) => [handoff('I will split this in two steps.', s.steps[0]), handoff('Good. Next step.', s.steps[1]), done(s.summary)];
+const plannerScript = (s: Script) => [
+  handoff('I will split this in two steps.', s.steps[0]),
+  handoff('Good. Next step.', s.steps[1]),
+  done(s.summary),
+];
 const builderScript = (s: Script) => [handoff('Done.', s.reports[0]), handoff('Done.', s.reports[1])];
 
 describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
@@ -160,7 +190,11 @@ describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
     expectExactRelay(run, servers, SPANISH);
     expect(servers.builder.systemTexts()[0]).toContain('# relevo: builder'); // through -c developer_instructions
     expect(run.lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'codex' } });
-    expect(of(run.lines, 'turn_ended').filter((t) => t.role === 'builder').map((t) => t.source)).toEqual(['hook', 'hook']);
+    expect(
+      of(run.lines, 'turn_ended')
+        .filter((t) => t.role === 'builder')
+        .map((t) => t.source),
+    ).toEqual(['hook', 'hook']);
   });
 
   it('Codex planner → Claude builder (English): the same exact handoffs, <done>', async () => {
@@ -182,7 +216,17 @@ describe('relay on the real CLIs: the journal names each CLI’s release', () =>
     const home = createClaudeHome({ serverUrl: planner.url, cwd });
     undo.push(() => home.cleanup(), leftovers(home.home));
     const result = await relevo(
-      ['--headless', '--goal', GOAL, '--planner', quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]), '--builder', quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]), '--builder-profile', profile],
+      [
+        '--headless',
+        '--goal',
+        GOAL,
+        '--planner',
+        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]),
+        '--builder',
+        quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]),
+        '--builder-profile',
+        profile,
+      ],
       cwd,
       home.env,
     );
@@ -201,11 +245,21 @@ describe('relay on the real CLIs: the journal names each CLI’s release', () =>
 const profileWithout = (name: string, sections: readonly ('hook' | 'transcript')[]) => editedProfile(name, withoutSections(...sections));
 
 /** Runs `relevo-tui --headless` with a real Claude Code planner and a real Codex builder sharing one project (newest releases). */
-async function claudeToCodex(planner: FakeAnthropic, builder: FakeOpenAI, args: readonly string[], profiles: { planner?: string; builder?: string } = {}) {
+async function claudeToCodex(
+  planner: FakeAnthropic,
+  builder: FakeOpenAI,
+  args: readonly string[],
+  profiles: { planner?: string; builder?: string } = {},
+) {
   const cwd = makeTempDir('relevo-relay-cwd-');
   const claude = createClaudeHome({ serverUrl: planner.url, cwd });
   const codex = createCodexHome({ serverUrl: builder.url, cwd });
-  undo.push(() => claude.cleanup(), () => codex.cleanup(), leftovers(claude.home), leftovers(codex.home));
+  undo.push(
+    () => claude.cleanup(),
+    () => codex.cleanup(),
+    leftovers(claude.home),
+    leftovers(codex.home),
+  );
   return relevo(
     [
       '--headless',
@@ -259,20 +313,34 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
     '```ts',
     "const page = Number(req.query.page ?? '1');",
     '```',
-    ...Array.from({ length: 34 }, (_, i) => `- check ${i + 1}: ${'a response with `page` and `limit` and **total** stays within the documented shape; '.repeat(i % 3 === 0 ? 3 : 1).trim()}`),
+    ...Array.from(
+      { length: 34 },
+      (_, i) =>
+        `- check ${i + 1}: ${'a response with `page` and `limit` and **total** stays within the documented shape; '.repeat(i % 3 === 0 ? 3 : 1).trim()}`,
+    ),
   ].join('\n');
-  const LONG_REPORT = ['Round 1 report', `Did: ${'implemented page and limit with the offset computed from both and a bounded limit; '.repeat(4).trim()}`, '', '- `src/users.ts`', '- `test/users.test.ts`', 'Tests: **14 passed**'].join('\n');
+  const LONG_REPORT = [
+    'Round 1 report',
+    `Did: ${'implemented page and limit with the offset computed from both and a bounded limit; '.repeat(4).trim()}`,
+    '',
+    '- `src/users.ts`',
+    '- `test/users.test.ts`',
+    'Tests: **14 passed**',
+  ].join('\n');
 
-  it.each([80, 200])('a 45-line handoff with markdown and lines wider than a %i-column pane arrives byte-exact (hook source)', async (cols) => {
-    expect(LONG_STEP.split('\n').length).toBeGreaterThanOrEqual(45);
-    const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), done(SUMMARY));
-    const builder = await anthropic(handoff('Done.', LONG_REPORT));
-    const result = await claudeToClaude(planner, builder, ['--cols', String(cols), '--deliver', 'inline']);
-    expect(result.exitCode).toBe(0);
-    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${LONG_STEP}`]);
-    expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${LONG_REPORT}`);
-    expect(of(parseJournal(result.stdout), 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
-  });
+  it.each([80, 200])(
+    'a 45-line handoff with markdown and lines wider than a %i-column pane arrives byte-exact (hook source)',
+    async (cols) => {
+      expect(LONG_STEP.split('\n').length).toBeGreaterThanOrEqual(45);
+      const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), done(SUMMARY));
+      const builder = await anthropic(handoff('Done.', LONG_REPORT));
+      const result = await claudeToClaude(planner, builder, ['--cols', String(cols), '--deliver', 'inline']);
+      expect(result.exitCode).toBe(0);
+      expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${LONG_STEP}`]);
+      expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${LONG_REPORT}`);
+      expect(of(parseJournal(result.stdout), 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
+    },
+  );
 
   it('file delivery: the header, then one line naming HANDOFF.md, typed exactly; the agent is pointed at the exact body', async () => {
     const planner = await anthropic(handoff('Plan.', STEP_2), done(SUMMARY));
@@ -283,15 +351,26 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
       userHooks = join(home, 'user-hooks');
       const hook = recorderScript(userHooks, 'user-stop', 'stdin');
       mkdirSync(join(home, '.claude'), { recursive: true });
-      writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } }));
+      writeFileSync(
+        join(home, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } }),
+      );
     });
     expect(result.exitCode).toBe(0);
     const lines = parseJournal(result.stdout);
     const runId = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).run_id;
     const path = (lane: string) => `.relevo/runs/${runId}/${lane}/checkpoints/1/HANDOFF.md`;
-    expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\nRead this handoff in full at ${path('planner')} and go on as usual.`]);
-    expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\nRead this handoff in full at ${path('builder')} and go on as usual.`);
-    expect(of(lines, 'delivered').filter((d) => d.kind === 'handoff').map((d) => d.via)).toEqual(['file', 'file']);
+    expect(builder.userTexts()).toEqual([
+      `[relevo ronda 1 · de planner]\nRead this handoff in full at ${path('planner')} and go on as usual.`,
+    ]);
+    expect(planner.userTexts()[1]).toBe(
+      `[relevo ronda 1 · de builder]\nRead this handoff in full at ${path('builder')} and go on as usual.`,
+    );
+    expect(
+      of(lines, 'delivered')
+        .filter((d) => d.kind === 'handoff')
+        .map((d) => d.via),
+    ).toEqual(['file', 'file']);
     expect(recorded(userHooks, 'user-stop').length).toBe(3); // every turn of both agents
   });
 
@@ -310,7 +389,9 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
 
   it('from the screen alone (no hook, no transcript): a 60-line reply that scrolls past the pane arrives whole', async () => {
     // Lines narrower than the pane (the CLIs hard-wrap wider ones), no blank line inside the block.
-    const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join('\n');
+    const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join(
+      '\n',
+    );
     const planner = await anthropic(handoff('Here is the checklist.', longStep), done(SUMMARY));
     const builder = await openai(handoff('Done.', REPORT_1));
     // Typed in full (not as a file, which a 61-line handoff would otherwise be): the screen is what is tested here.

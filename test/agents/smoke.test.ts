@@ -6,14 +6,15 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
 import {
   answerPermission,
   claudeIdle,
   claudeTitleWentBusyThenIdle,
-  codexIdle,
   codexHasTurnStates,
+  codexIdle,
   eventually,
   findFiles,
   jsonLines,
@@ -24,8 +25,16 @@ import {
   sleep,
   submit,
 } from './drive.js';
-import { type ClaudeHome, type CodexHome, claudeBin, codexBin, createClaudeHome, createCodexHome, RELEASES, type Release } from './homes.js';
-import { loadProfile } from '../../src/app/config/profiles.js';
+import {
+  type ClaudeHome,
+  type CodexHome,
+  claudeBin,
+  codexBin,
+  createClaudeHome,
+  createCodexHome,
+  RELEASES,
+  type Release,
+} from './homes.js';
 import { AgentTerminal } from './terminal.js';
 
 const RELAY = '[relevo ronda 1 · de planner]\nhello · world';
@@ -70,7 +79,12 @@ async function claude(release: Release, options: { replies: ScriptedReply[]; arg
   undo.push(() => closeChecked(server));
   const home: ClaudeHome = createClaudeHome({ serverUrl: server.url, bin: claudeBin(release) });
   undo.push(() => home.cleanup());
-  const term = new AgentTerminal({ file: home.bin, args: options.args ?? [], cwd: home.cwd, env: { ...home.env, ...CLAUDE_LAUNCH_ENV, ...options.env } });
+  const term = new AgentTerminal({
+    file: home.bin,
+    args: options.args ?? [],
+    cwd: home.cwd,
+    env: { ...home.env, ...CLAUDE_LAUNCH_ENV, ...options.env },
+  });
   undo.push(async () => {
     await term.kill();
     const left = await reapLeftovers(home.home);
@@ -85,7 +99,12 @@ async function codex(release: Release, options: { replies: ScriptedReply[]; extr
   undo.push(() => closeChecked(server));
   const home: CodexHome = createCodexHome({ serverUrl: server.url, bin: codexBin(release) });
   undo.push(() => home.cleanup());
-  const term = new AgentTerminal({ file: home.bin, args: home.args({ altScreen: false, extra: options.extra ?? [] }), cwd: home.cwd, env: home.env });
+  const term = new AgentTerminal({
+    file: home.bin,
+    args: home.args({ altScreen: false, extra: options.extra ?? [] }),
+    cwd: home.cwd,
+    env: home.env,
+  });
   undo.push(async () => {
     await term.kill();
     const left = await reapLeftovers(home.home);
@@ -105,7 +124,11 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
     const { server, home, term } = await claude(release, { replies: [{ text: REPLY, holdMs: 300 }], args: ['--settings', settings] });
 
     const { titleIndex } = await submit(term, RELAY, { agent: 'claude', started: newTurn(server) });
-    await term.waitFor('the reply and the ✳ title', () => linesInOrder(term.lines(), REPLY) && claudeTitleWentBusyThenIdle(term, titleIndex), TURN_MS);
+    await term.waitFor(
+      'the reply and the ✳ title',
+      () => linesInOrder(term.lines(), REPLY) && claudeTitleWentBusyThenIdle(term, titleIndex),
+      TURN_MS,
+    );
 
     expect(server.userTexts()).toEqual([RELAY]);
     expect(term.screen()).toContain('● Plan ready.');
@@ -123,7 +146,7 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
     const record = await eventually('the assistant record in the transcript', () =>
       findFiles(home.transcriptsDir, '.jsonl')
         .flatMap(jsonLines)
-        .findLast((r) => r['type'] === 'assistant'),
+        .findLast((r) => r.type === 'assistant'),
     );
     expect(record).toMatchObject({ message: { role: 'assistant', content: [{ type: 'text', text: REPLY }] } });
     expect(recorded(hooks, 'stop')).toHaveLength(1);
@@ -150,21 +173,43 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
       // the server-side safety check this fake lacks differs by release).
       args: ['--permission-mode', 'default'],
     });
-    writeFileSync(join(home.cwd, 'package.json'), JSON.stringify({ name: 'fake', version: '1.0.0', scripts: { test: 'echo fake tests passed' } }));
+    writeFileSync(
+      join(home.cwd, 'package.json'),
+      JSON.stringify({ name: 'fake', version: '1.0.0', scripts: { test: 'echo fake tests passed' } }),
+    );
 
     await submit(term, 'run the tests', { agent: 'claude', started: newTurn(server) });
     await term.waitForText('Do you want to proceed?', TURN_MS);
     expect(term.screen()).toMatch(/^ ❯ 1\. Yes$/m);
     // Beware: while it waits for permission the title shows the idle ✳ (and no Stop hook fires).
     await term.waitFor('the ✳ title during the permission prompt', () => term.title.startsWith('✳'), 3000);
-    expect(term.lines().filter((l) => l.trim() !== '').slice(-2).join('\n')).toMatch(/Esc to cancel/);
+    expect(
+      term
+        .lines()
+        .filter((l) => l.trim() !== '')
+        .slice(-2)
+        .join('\n'),
+    ).toMatch(/Esc to cancel/);
     expect(server.mainRequests()).toHaveLength(1);
 
-    await answerPermission((keys) => term.write(keys), () => term.screen());
+    await answerPermission(
+      (keys) => term.write(keys),
+      () => term.screen(),
+    );
     await server.waitForMainRequests(2, TURN_MS);
-    await term.waitFor('the final reply', () => linesInOrder(term.lines(), 'Tests pass.\n<handoff>\ndone\n</handoff>') && claudeIdle(term), TURN_MS);
+    await term.waitFor(
+      'the final reply',
+      () => linesInOrder(term.lines(), 'Tests pass.\n<handoff>\ndone\n</handoff>') && claudeIdle(term),
+      TURN_MS,
+    );
     const [, results] = server.toolResults();
-    expect(results).toEqual([expect.objectContaining({ tool_use_id: expect.stringMatching(/^toolu_fake_/), is_error: false, content: expect.stringContaining('fake tests passed') })]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        tool_use_id: expect.stringMatching(/^toolu_fake_/),
+        is_error: false,
+        content: expect.stringContaining('fake tests passed'),
+      }),
+    ]);
     expect(server.userTexts()).toEqual(['run the tests', '']);
   });
 
@@ -174,7 +219,10 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
     const settings = join(hooks, 'settings.json');
     writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stop }] }] } }));
     undo.push(() => rmSync(hooks, { recursive: true, force: true }));
-    const { server, term } = await claude(release, { replies: [{ text: 'slow words '.repeat(100), chunkSize: 4, delayMs: 25 }], args: ['--settings', settings] });
+    const { server, term } = await claude(release, {
+      replies: [{ text: 'slow words '.repeat(100), chunkSize: 4, delayMs: 25 }],
+      args: ['--settings', settings],
+    });
 
     await submit(term, 'go', { agent: 'claude', started: newTurn(server) });
     await term.waitForText('● slow words', TURN_MS);
@@ -192,19 +240,27 @@ describe.each(RELEASES)('Codex (real CLI, %s release) against the fake Responses
     const dir = join(tmpdir(), `relevo-codex-notify-${process.pid}-${Date.now()}`);
     const notify = recorderScript(dir, 'notify', 'argv1');
     undo.push(() => rmSync(dir, { recursive: true, force: true }));
-    const { server, home, term } = await codex(release, { replies: [{ text: REPLY, holdMs: 300 }], extra: ['-c', `notify=[${JSON.stringify(notify)}]`] });
+    const { server, home, term } = await codex(release, {
+      replies: [{ text: REPLY, holdMs: 300 }],
+      extra: ['-c', `notify=[${JSON.stringify(notify)}]`],
+    });
 
     const { oscIndex, titleIndex } = await submit(term, RELAY, { agent: 'codex', started: newTurn(server) });
     const oscStates = codexHasTurnStates(home.bin);
     await term.waitFor(
       'the reply and the end of the turn',
-      () => linesInOrder(term.lines(), REPLY) && (oscStates ? term.osc7501.slice(oscIndex).some((o) => o.data.startsWith('state=done')) : codexIdle(term)),
+      () =>
+        linesInOrder(term.lines(), REPLY) &&
+        (oscStates ? term.osc7501.slice(oscIndex).some((o) => o.data.startsWith('state=done')) : codexIdle(term)),
       TURN_MS,
     );
 
     expect(server.userTexts()).toEqual([RELAY]);
     expect(term.screen()).toContain('• Plan ready.');
-    if (oscStates) expect(term.osc7501.slice(oscIndex).map((o) => o.data)).toEqual(expect.arrayContaining(['state=working:app=codex', 'state=done:app=codex']));
+    if (oscStates)
+      expect(term.osc7501.slice(oscIndex).map((o) => o.data)).toEqual(
+        expect.arrayContaining(['state=working:app=codex', 'state=done:app=codex']),
+      );
     else expect(term.osc7501).toEqual([]);
     // The braille title spinner while it works, gone once it is done (what relevo reads without OSC 7501).
     const titles = term.titles.slice(titleIndex).map((t) => t.title);
@@ -222,17 +278,22 @@ describe.each(RELEASES)('Codex (real CLI, %s release) against the fake Responses
     expect(rollout).toBeDefined();
     expect(rollout!).toContain(String(turn['thread-id']));
     const complete = await eventually('task_complete in the rollout', () =>
-      jsonLines(rollout!).find((r) => (r['payload'] as { type?: string } | undefined)?.type === 'task_complete'),
+      jsonLines(rollout!).find((r) => (r.payload as { type?: string } | undefined)?.type === 'task_complete'),
     );
     expect(complete).toMatchObject({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: REPLY } });
   });
 
   it('-c developer_instructions adds the role prompt as a developer item, keeping the built-in prompt', async () => {
     const role = '# relevo: builder\nYou are the builder. End every reply with a <handoff> block.';
-    const { server, term } = await codex(release, { replies: [{ text: 'ok' }], extra: ['-c', `developer_instructions=${JSON.stringify(role)}`] });
+    const { server, term } = await codex(release, {
+      replies: [{ text: 'ok' }],
+      extra: ['-c', `developer_instructions=${JSON.stringify(role)}`],
+    });
     await submit(term, 'hi', { agent: 'codex', started: newTurn(server) });
     const [request] = server.mainRequests();
-    const developer = (request!.body as { input: { type: string; role?: string; content?: { text?: string }[] }[] }).input.filter((i) => i.role === 'developer');
+    const developer = (request!.body as { input: { type: string; role?: string; content?: { text?: string }[] }[] }).input.filter(
+      (i) => i.role === 'developer',
+    );
     expect(developer.flatMap((d) => d.content ?? []).map((c) => c.text)).toContain(role);
     expect(server.systemTexts()[0]).toContain('You are a coding agent running in the Codex CLI');
     expect(server.userTexts()).toEqual(['hi']);
@@ -256,7 +317,9 @@ describe.each(RELEASES)('Codex (real CLI, %s release) against the fake Responses
     await term.waitFor('idle after the interrupt', () => codexIdle(term), TURN_MS);
     await sleep(1000); // notify would have run by now
     expect(term.osc7501.slice(oscIndex).map((o) => o.data)).not.toContain('state=done:app=codex');
-    expect((recorded(dir, 'notify') as Record<string, unknown>[]).filter((n) => JSON.stringify(n['input-messages']) === '["go"]')).toEqual([]);
+    expect((recorded(dir, 'notify') as Record<string, unknown>[]).filter((n) => JSON.stringify(n['input-messages']) === '["go"]')).toEqual(
+      [],
+    );
     expect(server.mainRequests()[0]?.aborted).toBe(true);
   });
 });

@@ -127,7 +127,8 @@ export class AgentTerminal {
       await this.flush();
       if (check()) return Date.now();
       if (this.#exit !== null) throw new Error(`${what}: the program exited (${JSON.stringify(this.#exit)})\n${this.screen()}`);
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; title ${JSON.stringify(this.title)}; screen:\n${this.screen()}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; title ${JSON.stringify(this.title)}; screen:\n${this.screen()}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }

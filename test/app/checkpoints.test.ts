@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { CheckpointError, CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
 import {
   ackSchema,
+  type GitAnchor,
   handoffCheckpointSchema,
   handoffMarkdown,
   MAX_CHECKPOINT_BYTES,
-  offerSchema,
-  type GitAnchor,
   type Outgoing,
+  offerSchema,
   type Role,
 } from '../../src/protocol/index.js';
 
@@ -22,7 +22,16 @@ const hex = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf
 
 /** A handoff as the relay machine hands it to the store. */
 function message(from: Role, seq: number, round: number, body: string): Outgoing {
-  return { kind: 'handoff', from, to: from === 'planner' ? 'builder' : 'planner', round, seq, body, text: `[relevo ronda ${round} · de ${from}]\n${body}`, via: 'inline' };
+  return {
+    kind: 'handoff',
+    from,
+    to: from === 'planner' ? 'builder' : 'planner',
+    round,
+    seq,
+    body,
+    text: `[relevo ronda ${round} · de ${from}]\n${body}`,
+    via: 'inline',
+  };
 }
 
 let tmp: string;
@@ -140,7 +149,9 @@ describe('CheckpointStore.write', () => {
 
   it('writes a handoff only into the lane of its sender', () => {
     expect(() => store.write('builder', message('planner', 1, 1, 'step'), anchor)).toThrow(CheckpointError);
-    expect(() => store.write('builder', message('planner', 1, 1, 'step'), anchor)).toThrow('the builder lane cannot hold a handoff from planner');
+    expect(() => store.write('builder', message('planner', 1, 1, 'step'), anchor)).toThrow(
+      'the builder lane cannot hold a handoff from planner',
+    );
     expect(existsSync(join(runDir, 'builder'))).toBe(false);
     expect(existsSync(join(runDir, 'planner'))).toBe(false);
   });
@@ -271,7 +282,14 @@ describe('CheckpointStore.ack', () => {
     const acked = store.ack('planner', 1, 'builder', true);
     expect(acked).toEqual({
       ok: true,
-      ack: { schema_version: 1, transfer_id: offer.transfer_id, receiver: 'builder', sha256: hex('step 1'), acked_at: expect.any(String), stale: true },
+      ack: {
+        schema_version: 1,
+        transfer_id: offer.transfer_id,
+        receiver: 'builder',
+        sha256: hex('step 1'),
+        acked_at: expect.any(String),
+        stale: true,
+      },
     });
     if (!acked.ok) throw new Error('unreachable');
     expect(Date.parse(acked.ack.acked_at)).toBeGreaterThanOrEqual(before);
@@ -297,7 +315,10 @@ describe('CheckpointStore.ack', () => {
   it('refuses the wrong receiver, and writes nothing', () => {
     store.write('planner', message('planner', 1, 1, 'step 1'), anchor);
     store.offer('planner', 1);
-    expect(store.ack('planner', 1, 'planner', false)).toEqual({ ok: false, detail: 'intended for builder, not planner: planner/checkpoints/1' });
+    expect(store.ack('planner', 1, 'planner', false)).toEqual({
+      ok: false,
+      detail: 'intended for builder, not planner: planner/checkpoints/1',
+    });
     expect(existsSync(join(cpDir('planner', 1), 'ack.json'))).toBe(false);
     // The right receiver still can.
     expect(store.ack('planner', 1, 'builder', false).ok).toBe(true);
@@ -339,7 +360,10 @@ describe('CheckpointStore.ack', () => {
     store.offer('planner', 1);
     writeFileSync(join(cpDir('planner', 1), 'handoff.json'), 'garbage');
     const refused = store.ack('planner', 1, 'builder', false);
-    expect(refused).toMatchObject({ ok: false, detail: expect.stringMatching(/^digest mismatch: checkpoint planner\/checkpoints\/1: bad handoff\.json/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^digest mismatch: checkpoint planner\/checkpoints\/1: bad handoff\.json/),
+    });
     expect(store.ack('builder', 7, 'planner', false).ok).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config/relevo-toml.js';
 import { parseOptions } from '../../src/app/config/options.js';
+import { loadConfig } from '../../src/app/config/relevo-toml.js';
 import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
 
 function project(toml: string): string {
@@ -15,9 +15,17 @@ const parse = (args: string[], cwd: string) => parseOptions(args, {}, (explicit)
 
 describe('relevo.toml', () => {
   it('gives the flags defaults; a flag on the command line wins', () => {
-    const cwd = project('max_rounds = 4\nlang = "es"\ndeliver = "file"\ndeliver_max_lines = 30\nmemory = true\nplanner = "claude --model opus"\n');
+    const cwd = project(
+      'max_rounds = 4\nlang = "es"\ndeliver = "file"\ndeliver_max_lines = 30\nmemory = true\nplanner = "claude --model opus"\n',
+    );
     const o = parse(['--demo'], cwd);
-    expect([o.maxRounds, o.lang, o.delivery, o.memory, o.planner]).toEqual([4, 'es', { mode: 'file', maxBytes: 4096, maxLines: 30 }, true, 'claude --model opus']);
+    expect([o.maxRounds, o.lang, o.delivery, o.memory, o.planner]).toEqual([
+      4,
+      'es',
+      { mode: 'file', maxBytes: 4096, maxLines: 30 },
+      true,
+      'claude --model opus',
+    ]);
     const flags = parse(['--demo', '--max-rounds', '7', '--lang', 'en', '--deliver', 'inline'], cwd);
     expect([flags.maxRounds, flags.lang, flags.delivery.mode, flags.memory]).toEqual([7, 'en', 'inline', true]);
   });
@@ -44,7 +52,9 @@ describe('relevo.toml', () => {
     } catch (e) {
       error = e;
     }
-    expect(String(error)).toMatch(typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : message);
+    expect(String(error)).toMatch(
+      typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : message,
+    );
   });
 
   it('drives a real run: file delivery and memory from the file, exit 2 with one line on a bad file', async () => {
@@ -54,7 +64,9 @@ describe('relevo.toml', () => {
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
     expect(lines[0]).toMatchObject({ type: 'run_started', max_rounds: 5 });
     expect(lines.some((l) => l.type === 'memory' && l.state === 'blocked')).toBe(true);
-    expect(lines.filter((l) => l.type === 'delivered' && l.kind === 'handoff').every((l) => l.type === 'delivered' && l.via === 'file')).toBe(true);
+    expect(
+      lines.filter((l) => l.type === 'delivered' && l.kind === 'handoff').every((l) => l.type === 'delivered' && l.via === 'file'),
+    ).toBe(true);
 
     const bad = await relevo(['--headless', '--demo'], project('lang = "fr"\n'));
     expect(bad.exitCode).toBe(2);

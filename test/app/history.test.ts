@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
 import { cut, formatRunsTable, parseJournalText, summarizeRun } from '../../src/app/commands/runs.js';
-import { formatHeader, journalLineSchema, type JournalEntry, type Role } from '../../src/protocol/index.js';
+import { CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
+import { formatHeader, type JournalEntry, journalLineSchema, type Role } from '../../src/protocol/index.js';
 import { relevo, tempDir } from '../helpers/cli.js';
 
 const agent = { command: ['sim'], profile: 'sim' };
@@ -121,9 +121,32 @@ describe('relevo-tui runs', () => {
         max_rounds: 10,
         state: 'interrupted',
       },
-      { id: '20261102-100000-000', started_at: '2026-11-02T10:00:00.000Z', goal: 'Fix the flaky login test', rounds: 4, max_rounds: 4, state: 'paused', reason: 'max_rounds' },
-      { id: '20261101-090000-000', started_at: '2026-11-01T09:00:00.000Z', goal: 'Add pagination to /users with tests', rounds: 3, max_rounds: 10, state: 'done' },
-      { id: '20261031-080000-000', started_at: null, goal: null, rounds: 0, max_rounds: null, state: 'unreadable', reason: 'events.jsonl: ENOENT' },
+      {
+        id: '20261102-100000-000',
+        started_at: '2026-11-02T10:00:00.000Z',
+        goal: 'Fix the flaky login test',
+        rounds: 4,
+        max_rounds: 4,
+        state: 'paused',
+        reason: 'max_rounds',
+      },
+      {
+        id: '20261101-090000-000',
+        started_at: '2026-11-01T09:00:00.000Z',
+        goal: 'Add pagination to /users with tests',
+        rounds: 3,
+        max_rounds: 10,
+        state: 'done',
+      },
+      {
+        id: '20261031-080000-000',
+        started_at: null,
+        goal: null,
+        rounds: 0,
+        max_rounds: null,
+        state: 'unreadable',
+        reason: 'events.jsonl: ENOENT',
+      },
     ]);
   });
 
@@ -137,7 +160,13 @@ describe('relevo-tui runs', () => {
   });
 
   it('ignores a torn last line left by a kill', async () => {
-    writeRun(tmp, '20261106-070000-000', '2026-11-06T07:00:00.000Z', [started('20261106-070000-000', 10), ...rounds(1, 2), { type: 'paused', reason: 'agent_exited', role: 'builder' }], '{"seq":7,"ts":"2026-11-06T07:00:07.000Z","type":"don');
+    writeRun(
+      tmp,
+      '20261106-070000-000',
+      '2026-11-06T07:00:00.000Z',
+      [started('20261106-070000-000', 10), ...rounds(1, 2), { type: 'paused', reason: 'agent_exited', role: 'builder' }],
+      '{"seq":7,"ts":"2026-11-06T07:00:07.000Z","type":"don',
+    );
     const r = await relevo(['runs', '--state-dir', tmp], tmp, env);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
@@ -167,7 +196,12 @@ async function showRun(stateDir: string): Promise<{ id: string; bodies: Record<s
   const bodies: Record<string, string> = {};
   const put = async (from: Role, seq: number, round: number, body: string, then: 'ack' | 'offer' | 'none', supersedes?: number) => {
     const to: Role = from === 'planner' ? 'builder' : 'planner';
-    store.write(from, { kind: 'handoff', to, from, round, body, text: `${formatHeader(round, from)}\n${body}`, seq, via: 'inline' }, null, supersedes);
+    store.write(
+      from,
+      { kind: 'handoff', to, from, round, body, text: `${formatHeader(round, from)}\n${body}`, seq, via: 'inline' },
+      null,
+      supersedes,
+    );
     if (then !== 'none') store.offer(from, seq);
     if (then === 'ack') expect(store.ack(from, seq, to, false).ok).toBe(true);
     bodies[`${from}/${seq}`] = body;
@@ -182,7 +216,10 @@ async function showRun(stateDir: string): Promise<{ id: string; bodies: Record<s
   writeFileSync(json, readFileSync(json, 'utf8').replace('12 passed', '12 passed, honest'));
   bodies['builder/2'] = 'Round 2 report\nTests: 12 passed, honest';
   // an older run, so that `show` without RUN has to pick the latest
-  writeRun(stateDir, '20261101-090000-000', '2026-11-01T09:00:00.000Z', [started('20261101-090000-000', 10), { type: 'goal', text: 'older' }]);
+  writeRun(stateDir, '20261101-090000-000', '2026-11-01T09:00:00.000Z', [
+    started('20261101-090000-000', 10),
+    { type: 'goal', text: 'older' },
+  ]);
   return { id, bodies };
 }
 
@@ -280,7 +317,14 @@ describe('relevo-tui show', () => {
     const paused = await relevo(['show', '20261102-100000-000', '--state-dir', tmp], tmp, env);
     expect(paused.stdout).toBe('run 20261102-100000-000 · paused: max_rounds · goal: Fix the flaky login test');
     const unreadable = await relevo(['show', '20261031-080000-000', '--json', '--state-dir', tmp], tmp, env);
-    expect(JSON.parse(unreadable.stdout)).toEqual({ id: '20261031-080000-000', state: 'unreadable', reason: 'events.jsonl: ENOENT', goal: null, handoffs: [], done: null });
+    expect(JSON.parse(unreadable.stdout)).toEqual({
+      id: '20261031-080000-000',
+      state: 'unreadable',
+      reason: 'events.jsonl: ENOENT',
+      goal: null,
+      handoffs: [],
+      done: null,
+    });
     const empty = tempDir('relevo-history-empty-');
     try {
       const r = await relevo(['show', '--state-dir', empty], tmp, env);
@@ -294,11 +338,34 @@ describe('relevo-tui show', () => {
 
 describe('history helpers', () => {
   it('summarizeRun: done wins, a pause counts until resumed, else the lock decides', () => {
-    const lines = parseJournalText(readFileSync(join(writeRun(tmp, 'x', '2026-01-01T00:00:00.000Z', [started('x', 3), ...rounds(1, 3), { type: 'paused', reason: 'step' }]), 'events.jsonl'), 'utf8'));
-    expect(summarizeRun('x', lines, true)).toEqual({ id: 'x', started_at: '2026-01-01T00:00:00.000Z', goal: null, rounds: 3, max_rounds: 3, state: 'paused', reason: 'step' });
+    const lines = parseJournalText(
+      readFileSync(
+        join(
+          writeRun(tmp, 'x', '2026-01-01T00:00:00.000Z', [started('x', 3), ...rounds(1, 3), { type: 'paused', reason: 'step' }]),
+          'events.jsonl',
+        ),
+        'utf8',
+      ),
+    );
+    expect(summarizeRun('x', lines, true)).toEqual({
+      id: 'x',
+      started_at: '2026-01-01T00:00:00.000Z',
+      goal: null,
+      rounds: 3,
+      max_rounds: 3,
+      state: 'paused',
+      reason: 'step',
+    });
     expect(summarizeRun('x', lines.slice(0, -1), true).state).toBe('running');
     expect(summarizeRun('x', lines.slice(0, -1), false).state).toBe('interrupted');
-    expect(summarizeRun('x', [], false)).toEqual({ id: 'x', started_at: null, goal: null, rounds: 0, max_rounds: null, state: 'interrupted' });
+    expect(summarizeRun('x', [], false)).toEqual({
+      id: 'x',
+      started_at: null,
+      goal: null,
+      rounds: 0,
+      max_rounds: null,
+      state: 'interrupted',
+    });
   });
 
   it('parseJournalText skips torn and invalid lines', () => {

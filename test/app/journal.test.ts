@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runHistory } from '../../src/app/commands/runs.js';
+import { parseOptions } from '../../src/app/config/options.js';
 import { StateUnwritable } from '../../src/app/faults/fault.js';
 import { setFsFaults } from '../../src/app/faults/fsfault.js';
-import { runHistory } from '../../src/app/commands/runs.js';
+import { createRun, resumeRun } from '../../src/app/run/setup.js';
 import { Journal } from '../../src/app/store/journal.js';
 import { lockHolder, readLock } from '../../src/app/store/locks.js';
-import { parseOptions } from '../../src/app/config/options.js';
-import { createRun, resumeRun } from '../../src/app/run/setup.js';
 import { tempDir } from '../helpers/cli.js';
 
 afterEach(() => {
@@ -16,7 +16,17 @@ afterEach(() => {
   setFsFaults('');
 });
 
-const started = { type: 'run_started', run_id: 'r1', version: '0.1.0', nonce: 'n', cwd: '/w', max_rounds: 3, lang: 'en', planner: { command: ['p'], profile: 'sim' }, builder: { command: ['b'], profile: 'sim' } } as const;
+const started = {
+  type: 'run_started',
+  run_id: 'r1',
+  version: '0.1.0',
+  nonce: 'n',
+  cwd: '/w',
+  max_rounds: 3,
+  lang: 'en',
+  planner: { command: ['p'], profile: 'sim' },
+  builder: { command: ['b'], profile: 'sim' },
+} as const;
 
 describe('whether a run is in use', () => {
   it('a lock whose process cannot be signalled (EPERM: another user) is alive, for --resume and for runs alike', async () => {
@@ -47,10 +57,16 @@ describe('whether a run is in use', () => {
 
   it('one reading of the lock: a malformed agents list never hides a live holder (its run is not taken over)', () => {
     const dir = tempDir('relevo-lock-');
-    writeFileSync(join(dir, 'lock'), JSON.stringify({ pid: process.pid, since: new Date().toISOString(), agents: [{ role: 'planner', pid: 'x' }] }));
+    writeFileSync(
+      join(dir, 'lock'),
+      JSON.stringify({ pid: process.pid, since: new Date().toISOString(), agents: [{ role: 'planner', pid: 'x' }] }),
+    );
     expect(lockHolder(dir)).toBe(process.pid);
     expect(readLock(dir)).toMatchObject({ pid: process.pid, agents: undefined });
-    writeFileSync(join(dir, 'lock'), JSON.stringify({ pid: process.pid, agents: [{ role: 'builder', pid: 7, pgid: 7, sid: 7, start: '123' }] }));
+    writeFileSync(
+      join(dir, 'lock'),
+      JSON.stringify({ pid: process.pid, agents: [{ role: 'builder', pid: 7, pgid: 7, sid: 7, start: '123' }] }),
+    );
     expect(readLock(dir)?.agents).toEqual([{ role: 'builder', pid: 7, pgid: 7, sid: 7, start: '123' }]);
   });
 });

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doneMemory, Memory, MNEMOSYNE_INSTALL_HINT, projectBank, roundMemory } from '../../src/app/store/memory.js';
-import { fakeMnemosyne, type FakeMnemosyne } from '../helpers/fake-mnemosyne.js';
+import { type FakeMnemosyne, fakeMnemosyne } from '../helpers/fake-mnemosyne.js';
 
 let fake: FakeMnemosyne;
 let tmp: string;
@@ -69,7 +69,10 @@ describe('Memory', () => {
     const env = fake.env();
     delete env.FAKE_MNEMOSYNE_LOG;
     const memory = await Memory.open(env, repo);
-    expect(await memory.store('x')).toEqual({ ok: false, detail: 'mnemosyne store exited 2: fake mnemosyne: FAKE_MNEMOSYNE_LOG is not set' });
+    expect(await memory.store('x')).toEqual({
+      ok: false,
+      detail: 'mnemosyne store exited 2: fake mnemosyne: FAKE_MNEMOSYNE_LOG is not set',
+    });
     expect(fake.calls()).toEqual([]);
   });
 

@@ -2,11 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveProgram, splitCommand } from '../../src/app/config/command.js';
+import { langFromEnv, parseOptions } from '../../src/app/config/options.js';
+import { loadProfile, profileForCommand } from '../../src/app/config/profiles.js';
+import { loadConfig } from '../../src/app/config/relevo-toml.js';
 import { ConfigError } from '../../src/app/faults/errors.js';
 import { createRunDir, Journal, runIdFor } from '../../src/app/store/journal.js';
-import { langFromEnv, parseOptions } from '../../src/app/config/options.js';
-import { loadConfig } from '../../src/app/config/relevo-toml.js';
-import { loadProfile, profileForCommand } from '../../src/app/config/profiles.js';
 import { journalLineSchema } from '../../src/protocol/index.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -32,7 +32,9 @@ describe('options', () => {
     expect(parseOptions(['--stall-after', '90s'], {}).stallAfterMs).toBe(90_000);
     expect(parseOptions(['--stall-after', '1h'], {}).stallAfterMs).toBe(3_600_000);
     expect(parseOptions([], {}, () => ({ 'stall-after': '5m' })).stallAfterMs).toBe(5 * 60_000);
-    expect(fails(() => parseOptions(['--stall-after', '20'], {})).toString()).toBe('--stall-after: expected a duration from 1s to 7 days, such as 20m or 90s');
+    expect(fails(() => parseOptions(['--stall-after', '20'], {})).toString()).toBe(
+      '--stall-after: expected a duration from 1s to 7 days, such as 20m or 90s',
+    );
     const dir = tempDir();
     writeFileSync(join(dir, 'relevo.toml'), 'stall_after = "45m"\n');
     expect(parseOptions([], {}, (explicit) => loadConfig(explicit, dir)).stallAfterMs).toBe(45 * 60_000);
@@ -48,7 +50,9 @@ describe('options', () => {
   });
 
   it('names the bad flag', () => {
-    expect(fails(() => parseOptions(['--max-rounds', '-1'], {})).toString()).toBe('--max-rounds: needs a value (for one starting with a dash, write --max-rounds=VALUE)');
+    expect(fails(() => parseOptions(['--max-rounds', '-1'], {})).toString()).toBe(
+      '--max-rounds: needs a value (for one starting with a dash, write --max-rounds=VALUE)',
+    );
     expect(fails(() => parseOptions(['--max-rounds=-1'], {})).toString()).toBe('--max-rounds: expected a whole number');
     expect(fails(() => parseOptions(['--headless=yes'], {})).toString()).toBe('--headless: takes no value');
     expect(fails(() => parseOptions(['--cols', '5'], {})).toString()).toBe('--cols: expected a number from 20 to 1000');
@@ -61,7 +65,13 @@ describe('options', () => {
 describe('agent command lines', () => {
   it('split like a shell, without running one', () => {
     expect(splitCommand(`claude --model opus --append-system-prompt 'be brief' "two words" a\\ b`, '--planner')).toEqual([
-      'claude', '--model', 'opus', '--append-system-prompt', 'be brief', 'two words', 'a b',
+      'claude',
+      '--model',
+      'opus',
+      '--append-system-prompt',
+      'be brief',
+      'two words',
+      'a b',
     ]);
     for (const bad of ['claude; rm -rf /', 'claude > out', 'claude && x', 'claude $HOME', 'claude *.ts', 'claude # note', '']) {
       expect(() => splitCommand(bad, '--planner')).toThrow(ConfigError);
@@ -70,7 +80,9 @@ describe('agent command lines', () => {
 
   it('resolve their program on PATH, or say it is not found', () => {
     expect(resolveProgram(['sh', '-c', 'x'], '--builder')[0]).toMatch(/\/sh$/);
-    expect(fails(() => resolveProgram(['nope-agent'], '--builder', '/nonexistent')).toString()).toBe('--builder: command not found: nope-agent');
+    expect(fails(() => resolveProgram(['nope-agent'], '--builder', '/nonexistent')).toString()).toBe(
+      '--builder: command not found: nope-agent',
+    );
   });
 
   it('pick the profile from the command, falling back to generic', () => {
@@ -88,8 +100,13 @@ describe('agent command lines', () => {
   it('load a profile from a file, naming the bad field', () => {
     const dir = tempDir();
     const file = join(dir, 'mine.toml');
-    writeFileSync(file, readFileSync(new URL('../../profiles/generic.toml', import.meta.url), 'utf8').replace('quiet_ms = 1500', 'quiet_ms = "soon"'));
-    expect(fails(() => loadProfile(file, '--builder-profile')).toString()).toMatch(/^--builder-profile: profile mine\.toml: detect\.quiet_ms: /);
+    writeFileSync(
+      file,
+      readFileSync(new URL('../../profiles/generic.toml', import.meta.url), 'utf8').replace('quiet_ms = 1500', 'quiet_ms = "soon"'),
+    );
+    expect(fails(() => loadProfile(file, '--builder-profile')).toString()).toMatch(
+      /^--builder-profile: profile mine\.toml: detect\.quiet_ms: /,
+    );
     writeFileSync(file, 'id = [');
     expect(fails(() => loadProfile(file, '--builder-profile')).toString()).toMatch(/^--builder-profile: cannot read profile/);
     expect(fails(() => loadProfile(join(dir, 'missing.toml'), '--builder-profile')).toString()).toMatch(/no such file/);
@@ -116,8 +133,14 @@ describe('journal', () => {
     journal.append({ type: 'resumed', budget: 20 });
     expect(() => journal.append({ type: 'goal' } as never)).toThrow();
     journal.close();
-    const lines = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => journalLineSchema.parse(JSON.parse(l)));
-    expect(lines.map((l) => [l.seq, l.type])).toEqual([[1, 'goal'], [2, 'resumed']]);
+    const lines = readFileSync(join(dir, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => journalLineSchema.parse(JSON.parse(l)));
+    expect(lines.map((l) => [l.seq, l.type])).toEqual([
+      [1, 'goal'],
+      [2, 'resumed'],
+    ]);
     expect(seen).toEqual([1, 2]);
   });
 });

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { RelayLoop } from '../../src/app/run/relay-loop.js';
 import { StateUnwritable } from '../../src/app/faults/fault.js';
-import { DEFAULT_DELIVERY, initialState, step, type Effect, type RelayConfig, type RelayEvent, type RelayState } from '../../src/protocol/index.js';
+import { RelayLoop } from '../../src/app/run/relay-loop.js';
+import {
+  DEFAULT_DELIVERY,
+  type Effect,
+  initialState,
+  type RelayConfig,
+  type RelayEvent,
+  type RelayState,
+  step,
+} from '../../src/protocol/index.js';
 
-const config: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };
-const enospc = () => new StateUnwritable(Object.assign(new Error("ENOSPC: no space left on device, write '/s/events.jsonl'"), { code: 'ENOSPC', errno: -28 }));
+const config: RelayConfig = {
+  maxRounds: 10,
+  lang: 'en',
+  inlineRolePrompt: { planner: false, builder: false },
+  delivery: DEFAULT_DELIVERY,
+  runPath: '.relevo/runs/r1',
+};
+const enospc = () =>
+  new StateUnwritable(Object.assign(new Error("ENOSPC: no space left on device, write '/s/events.jsonl'"), { code: 'ENOSPC', errno: -28 }));
 const HANDOFF = 'Step 1\n<handoff>\nBuild the endpoint\n</handoff>';
 
 /** The loop over the real machine: `perform` may raise events (as the runner's effects do) or throw. */
@@ -71,7 +86,12 @@ describe('RelayLoop: run-to-completion', () => {
     });
     h.loop.push({ type: 'start', goal: 'g' });
     expect(h.handled).toEqual(['start', 'fault']);
-    expect(h.state()).toMatchObject({ phase: 'paused', pause: { reason: 'state_unwritable' }, pending: { kind: 'goal' }, delivering: false });
+    expect(h.state()).toMatchObject({
+      phase: 'paused',
+      pause: { reason: 'state_unwritable' },
+      pending: { kind: 'goal' },
+      delivering: false,
+    });
 
     const broken = harness((effect) => {
       if (effect.type === 'deliver') throw new TypeError('cannot read properties of undefined');

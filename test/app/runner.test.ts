@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal, readJournal } from '../../src/app/store/journal.js';
 import { RelayRunner, type RunnerOptions } from '../../src/app/run/runner.js';
-import { formatHeader, goalMessage, ROLES, type JournalLine, type Role } from '../../src/protocol/index.js';
-import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
+import { Journal, readJournal } from '../../src/app/store/journal.js';
+import { formatHeader, goalMessage, type JournalLine, ROLES, type Role } from '../../src/protocol/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
 import { until } from '../helpers/until.js';
 
 const GOAL = 'Add pagination to /users';
@@ -60,7 +60,7 @@ const types = (lines: readonly JournalLine[]) => lines.map((l) => l.type);
 const planned = (reply: (sent: string) => string) => ({ planner: reply, builder: () => handoff(REPORT) });
 
 describe('RelayRunner with fake panes', () => {
-  it('delivers the goal to the planner, relays its handoff to the builder header first with the body byte-exact, and the builder\'s back', async () => {
+  it("delivers the goal to the planner, relays its handoff to the builder header first with the body byte-exact, and the builder's back", async () => {
     let turns = 0;
     const f = await relay(planned(() => (++turns === 1 ? handoff(PLAN) : 'All done.\n<done>pagination shipped</done>')));
     f.runner.start(GOAL);
@@ -94,7 +94,11 @@ describe('RelayRunner with fake panes', () => {
     // After the goal's delivery: the planner's handoff is checkpointed, offered, then delivered.
     const lines = f.lines();
     const afterGoal = lines.slice(lines.findIndex((l) => l.type === 'delivered') + 1);
-    expect(types(afterGoal).filter((t) => ['checkpoint', 'offered', 'delivered'].includes(t))).toEqual(['checkpoint', 'offered', 'delivered']);
+    expect(types(afterGoal).filter((t) => ['checkpoint', 'offered', 'delivered'].includes(t))).toEqual([
+      'checkpoint',
+      'offered',
+      'delivered',
+    ]);
   });
 
   it('a long handoff goes as its HANDOFF.md: the builder is typed the header and the path, never the body', async () => {
@@ -112,7 +116,10 @@ describe('RelayRunner with fake panes', () => {
   it('types nothing twice: each message once, each Enter pressed once', async () => {
     let turns = 0;
     let reports = 0;
-    const f = await relay({ planner: () => (++turns < 3 ? handoff(`step ${turns}`) : '<done>ok</done>'), builder: () => handoff(`report ${++reports}`) });
+    const f = await relay({
+      planner: () => (++turns < 3 ? handoff(`step ${turns}`) : '<done>ok</done>'),
+      builder: () => handoff(`report ${++reports}`),
+    });
     f.runner.start(GOAL);
     expect((await f.runner.settled()).phase).toBe('done');
     for (const role of ROLES) {
@@ -146,7 +153,11 @@ describe('RelayRunner with fake panes', () => {
     f.panes.planner.exit(1);
     f.runner.start(GOAL);
     const final = await f.runner.settled();
-    expect(final).toMatchObject({ phase: 'paused', pause: { reason: 'delivery_failed', role: 'planner', detail: 'agent not ready: the agent exited' }, pending: { kind: 'goal', to: 'planner' } });
+    expect(final).toMatchObject({
+      phase: 'paused',
+      pause: { reason: 'delivery_failed', role: 'planner', detail: 'agent not ready: the agent exited' },
+      pending: { kind: 'goal', to: 'planner' },
+    });
     expect(f.panes.planner.pastes).toEqual([]);
   });
 });

@@ -1,8 +1,17 @@
 /** Stalled turns, with the clock passed in: no real waiting. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Attention, type Watched } from '../../src/app/run/attention.js';
-import { formatDuration, parseDuration, StallWatcher, type Stall } from '../../src/protocol/index.js';
-import { initialState, ROLES, type JournalEntry, type RelayState, type Role } from '../../src/protocol/index.js';
+import {
+  formatDuration,
+  initialState,
+  type JournalEntry,
+  parseDuration,
+  type RelayState,
+  ROLES,
+  type Role,
+  type Stall,
+  StallWatcher,
+} from '../../src/protocol/index.js';
 import type { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';
 
@@ -76,11 +85,23 @@ describe('durations', () => {
   });
 });
 
-const blank = () => initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+const blank = () =>
+  initialState({
+    maxRounds: 10,
+    lang: 'en',
+    inlineRolePrompt: { planner: false, builder: false },
+    delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 },
+    runPath: 'x',
+  });
 
 /** Just the events Attention listens to, fired by the test. */
 function fakeAgent() {
-  const e = { hold: new Emitter<boolean>(), began: new Emitter<{ sent: string | null }>(), ended: new Emitter<unknown>(), state: new Emitter<string>() };
+  const e = {
+    hold: new Emitter<boolean>(),
+    began: new Emitter<{ sent: string | null }>(),
+    ended: new Emitter<unknown>(),
+    state: new Emitter<string>(),
+  };
   let withdrawn = 0;
   const agent = {
     hold: { onChange: e.hold.event, withdraw: () => void withdrawn++ },
@@ -96,10 +117,30 @@ describe('Attention', () => {
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
     const changes = new Emitter<RelayState>();
     const base = blank();
-    let state: RelayState = { ...base, phase: 'running', pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't', seq: 2, via: 'inline' } };
-    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, get state() { return state; }, onChange: changes.event };
+    let state: RelayState = {
+      ...base,
+      phase: 'running',
+      pending: { kind: 'handoff', to: 'builder', from: 'planner', round: 2, body: 'b', text: 't', seq: 2, via: 'inline' },
+    };
+    const runner: Watched = {
+      agents: { planner: fakes.planner.agent, builder: fakes.builder.agent },
+      get state() {
+        return state;
+      },
+      onChange: changes.event,
+    };
     const journal: JournalEntry[] = [];
-    const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => 0);
+    const attention = new Attention(
+      runner,
+      {
+        append: (entry) => {
+          journal.push(entry);
+          return undefined as never;
+        },
+      },
+      20 * MIN,
+      () => 0,
+    );
     const notes: (string | null)[] = [];
     attention.onChange((n) => notes.push(n.builder));
     fakes.builder.e.hold.fire(true);
@@ -118,10 +159,24 @@ describe('Attention', () => {
   it('journals a stalled turn once (with why and for how long), shows it in the band, and clears it at the turn end', () => {
     vi.useFakeTimers();
     const fakes = { planner: fakeAgent(), builder: fakeAgent() };
-    const runner: Watched = { agents: { planner: fakes.planner.agent, builder: fakes.builder.agent }, state: blank(), onChange: new Emitter<RelayState>().event };
+    const runner: Watched = {
+      agents: { planner: fakes.planner.agent, builder: fakes.builder.agent },
+      state: blank(),
+      onChange: new Emitter<RelayState>().event,
+    };
     const journal: JournalEntry[] = [];
     let now = 0;
-    const attention = new Attention(runner, { append: (entry) => (journal.push(entry), undefined as never) }, 20 * MIN, () => now);
+    const attention = new Attention(
+      runner,
+      {
+        append: (entry) => {
+          journal.push(entry);
+          return undefined as never;
+        },
+      },
+      20 * MIN,
+      () => now,
+    );
     fakes.planner.e.began.fire({ sent: 'x' });
     fakes.planner.e.state.fire('busy');
     now = 21 * MIN;

@@ -18,7 +18,10 @@ describe('reading an agent CLI release', () => {
       verdict: 'tested',
       range: NODE,
     });
-    expect(await readCliVersion(spec([process.execPath], versions(['1.0.0', '2.0.0'])), process.env)).toMatchObject({ verdict: 'newer', range: '1.0.0 – 2.0.0' });
+    expect(await readCliVersion(spec([process.execPath], versions(['1.0.0', '2.0.0'])), process.env)).toMatchObject({
+      verdict: 'newer',
+      range: '1.0.0 – 2.0.0',
+    });
     expect(await readCliVersion(spec([process.execPath], versions(['999.0.0'])), process.env)).toMatchObject({ verdict: 'older' });
   });
 
@@ -31,7 +34,9 @@ describe('reading an agent CLI release', () => {
       status: 'unknown',
       detail: '`/nonexistent/agent --version`: cannot run it (ENOENT)',
     });
-    expect(await readCliVersion(spec([process.execPath], versions(['1.0.0'], ['-e', 'console.log("no digits")'])), process.env)).toMatchObject({
+    expect(
+      await readCliVersion(spec([process.execPath], versions(['1.0.0'], ['-e', 'console.log("no digits")'])), process.env),
+    ).toMatchObject({
       status: 'unknown',
       detail: expect.stringContaining('no version number in its output (no digits)'),
     });
@@ -46,8 +51,17 @@ describe('reading an agent CLI release', () => {
     const deliver = { ...sim.deliver, since: [{ version: '1.0.0', paste: 'lines' as const, paste_max: 100 }] };
     const newer = await withCliVersion(spec([process.execPath], { ...versions(['0.1.0']), deliver }), process.env);
     expect(newer.profile.data.deliver).toMatchObject({ paste: 'lines', paste_max: 100, since: [] });
-    expect(untestedEntry('builder', newer)).toMatchObject({ type: 'agent_untested', role: 'builder', verdict: 'newer', cli_version: NODE, tested: '0.1.0' });
-    const older = await withCliVersion(spec([process.execPath], { ...versions([NODE]), deliver: { ...deliver, since: [{ version: '999.0.0', paste: 'lines' as const }] } }), process.env);
+    expect(untestedEntry('builder', newer)).toMatchObject({
+      type: 'agent_untested',
+      role: 'builder',
+      verdict: 'newer',
+      cli_version: NODE,
+      tested: '0.1.0',
+    });
+    const older = await withCliVersion(
+      spec([process.execPath], { ...versions([NODE]), deliver: { ...deliver, since: [{ version: '999.0.0', paste: 'lines' as const }] } }),
+      process.env,
+    );
     expect(older.profile.data.deliver.paste).toBe('whole');
     expect(untestedEntry('builder', older)).toBeNull();
   });

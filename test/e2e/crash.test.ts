@@ -20,15 +20,31 @@ const ROLES: Role[] = ['planner', 'builder'];
  * reaching every one of them at least n times.
  */
 const FAILPOINTS = [
-  'turn-end:1', 'turn-end:3', 'turn-end:6',
-  'reply:2', 'reply:5',
-  'checkpoint:1', 'checkpoint:2', 'checkpoint:4', 'checkpoint:6',
-  'offer:1', 'offer:3', 'offer:5',
-  'pasted:1', 'pasted:2', 'pasted:4', 'pasted:7',
-  'entered:3', 'entered:6',
-  'confirmed:2', 'confirmed:5',
-  'ack:1', 'ack:4', 'ack:6',
-  'delivered:2', 'delivered:6',
+  'turn-end:1',
+  'turn-end:3',
+  'turn-end:6',
+  'reply:2',
+  'reply:5',
+  'checkpoint:1',
+  'checkpoint:2',
+  'checkpoint:4',
+  'checkpoint:6',
+  'offer:1',
+  'offer:3',
+  'offer:5',
+  'pasted:1',
+  'pasted:2',
+  'pasted:4',
+  'pasted:7',
+  'entered:3',
+  'entered:6',
+  'confirmed:2',
+  'confirmed:5',
+  'ack:1',
+  'ack:4',
+  'ack:6',
+  'delivered:2',
+  'delivered:6',
 ];
 /** And from outside, at moments nobody chose: SIGKILL this many ms after the run journals its goal. */
 const TIMED_KILLS_MS = [700, 2_600, 4_900];
@@ -55,7 +71,9 @@ function snapshot(cwd: string) {
   const dir = runDirOf(cwd);
   const runId = dir.split('/').at(-1)!;
   if (!ROLES.some((r) => existsSync(join(dir, r)))) return [];
-  return new CheckpointStore(dir, runId).readAll().map((c) => ({ ...c.checkpoint, acked: c.acked, offered: c.offered, digestOk: c.digestOk }));
+  return new CheckpointStore(dir, runId)
+    .readAll()
+    .map((c) => ({ ...c.checkpoint, acked: c.acked, offered: c.offered, digestOk: c.digestOk }));
 }
 
 const args = (cwd: string) => [
@@ -93,7 +111,9 @@ async function resumeAndCheck(cwd: string) {
     expect(after.filter((c) => c.from === lane && c.acked).map((c) => c.round)).toEqual([1, 2, 3]);
   }
   // None delivered twice: one `delivered` line at most per handoff.
-  const handoffs = of('delivered').filter((d) => d.kind === 'handoff').map((d) => `${d.from}/${d.round}`);
+  const handoffs = of('delivered')
+    .filter((d) => d.kind === 'handoff')
+    .map((d) => `${d.from}/${d.round}`);
   expect(new Set(handoffs).size).toBe(handoffs.length);
 
   // What the restarted agents were typed: never a handoff acknowledged before the crash; an offered one, once.
@@ -101,10 +121,16 @@ async function resumeAndCheck(cwd: string) {
     .map(headerOf)
     .filter((h) => h !== null);
   for (const c of before.filter((c) => c.acked)) {
-    expect(typedAfter.filter((h) => h.from === c.from && h.round === c.round), `${c.from}/${c.round} acked before the crash`).toEqual([]);
+    expect(
+      typedAfter.filter((h) => h.from === c.from && h.round === c.round),
+      `${c.from}/${c.round} acked before the crash`,
+    ).toEqual([]);
   }
   for (const c of before.filter((c) => !c.acked)) {
-    expect(typedAfter.filter((h) => h.from === c.from && h.round === c.round), `${c.from}/${c.round} pending at the crash`).toHaveLength(1);
+    expect(
+      typedAfter.filter((h) => h.from === c.from && h.round === c.round),
+      `${c.from}/${c.round} pending at the crash`,
+    ).toHaveLength(1);
   }
   return { before, lines };
 }
@@ -124,7 +150,12 @@ describe.concurrent('crash safety: SIGKILL anywhere, --resume, exactly once', ()
     const child = execa(process.execPath, [BIN, ...args(cwd)], { cwd, reject: false, stdin: 'ignore', env: { LANG: 'C.UTF-8' } });
     // From the moment the run has its goal (before it, there is no run to go on with).
     const runs = join(cwd, '.relevo', 'runs');
-    const hasGoal = () => existsSync(runs) && readdirSync(runs).some((id) => existsSync(join(runs, id, 'events.jsonl')) && readFileSync(join(runs, id, 'events.jsonl'), 'utf8').includes('"type":"goal"'));
+    const hasGoal = () =>
+      existsSync(runs) &&
+      readdirSync(runs).some(
+        (id) =>
+          existsSync(join(runs, id, 'events.jsonl')) && readFileSync(join(runs, id, 'events.jsonl'), 'utf8').includes('"type":"goal"'),
+      );
     while (!hasGoal()) await sleep(20);
     await sleep(ms);
     child.kill('SIGKILL');

@@ -13,15 +13,16 @@ import { editedProfile, withoutSections } from '../helpers/profiles.js';
 const CLAUDE = claudeBin('newest');
 const CODEX = codexBin('oldest');
 
-
-const doctor = (args: string[], cwd = tempDir()) => relevo(['doctor', ...args], cwd, { HOME: cwd, PATH: process.env['PATH'] ?? '' });
+const doctor = (args: string[], cwd = tempDir()) => relevo(['doctor', ...args], cwd, { HOME: cwd, PATH: process.env.PATH ?? '' });
 
 describe('relevo-tui doctor', () => {
   it('finds both agents, reads their versions inside the tested ranges, names the profiles and reply sources: all fine, exit 0', async () => {
     const r = await doctor(['--planner', quote([CLAUDE]), '--builder', quote([CODEX])]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`planner  ${CLAUDE}\n  binary    ${CLAUDE}\n  version   ${cliVersion(CLAUDE)}, inside the tested range 2.1.197 – 2.1.332`);
+    expect(r.stdout).toContain(
+      `planner  ${CLAUDE}\n  binary    ${CLAUDE}\n  version   ${cliVersion(CLAUDE)}, inside the tested range 2.1.197 – 2.1.332`,
+    );
     expect(r.stdout).toContain('  profile   claude · typing: line by line (each line pasted, Ctrl-J between lines)');
     expect(r.stdout).toContain('  replies   hook: Stop hook (an extra --settings layer)');
     expect(r.stdout).toContain(`  version   ${cliVersion(CODEX)}, inside the tested range 0.156.0 – 0.171.0`);
@@ -34,7 +35,9 @@ describe('relevo-tui doctor', () => {
   it('the older Claude Code is typed with one paste (it never wraps pastes)', async () => {
     const r = await doctor(['--planner', quote([claudeBin('oldest')]), '--builder', quote([CLAUDE])]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/version {3}2\.1\.197, inside the tested range 2\.1\.197 – 2\.1\.332\n {2}profile {3}claude · typing: one bracketed paste/);
+    expect(r.stdout).toMatch(
+      /version {3}2\.1\.197, inside the tested range 2\.1\.197 – 2\.1\.332\n {2}profile {3}claude · typing: one bracketed paste/,
+    );
   });
 
   it('takes the agents from relevo.toml, like a run', async () => {
@@ -50,7 +53,10 @@ describe('relevo-tui doctor', () => {
     const dir = tempDir();
     const narrow = editedProfile('claude', (t) => t.replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
     const noHook = editedProfile('codex', withoutSections('hook'));
-    const r = await doctor(['--planner', quote([CLAUDE]), '--planner-profile', narrow, '--builder', quote([CODEX]), '--builder-profile', noHook], dir);
+    const r = await doctor(
+      ['--planner', quote([CLAUDE]), '--planner-profile', narrow, '--builder', quote([CODEX]), '--builder-profile', noHook],
+      dir,
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain(`  version   ${cliVersion(CLAUDE)}, newer than the tested 2.1.100 – 2.1.150`);
     expect(r.stdout).toContain('  replies   hook: none in this profile');
@@ -76,7 +82,9 @@ describe('relevo-tui doctor', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.at(-3)).toBe('2 problems:');
     expect(lines.at(-2)).toMatch(/^ {2}planner: cannot read claude's version: `.*claude\.exe --no-such-flag`: exit \d+/);
-    expect(lines.at(-1)).toBe('  builder: no profile knows /usr/bin/bash: turn ends are guessed from a shell-like prompt and quiet; name one with --builder-profile');
+    expect(lines.at(-1)).toBe(
+      '  builder: no profile knows /usr/bin/bash: turn ends are guessed from a shell-like prompt and quiet; name one with --builder-profile',
+    );
   });
 
   it('the demo agents need nothing: exit 0', async () => {

@@ -62,7 +62,10 @@ describe('headless relay on real PTYs', () => {
     const record = join(tempDir(), 'builder.jsonl');
     const { result, stdout } = await relay({ builder: ['--record', record], args: ['--cols', '80'] });
     expect(result.exitCode).toBe(0);
-    const received = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string });
+    const received = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text: string });
     expect(received).toHaveLength(3);
     const first = received[0]!.text.split('\n');
     expect(first[0]).toBe('[relevo ronda 1 · de planner]');
@@ -128,7 +131,9 @@ describe('headless relay: delivery, role prompts, other agents', () => {
   it('pauses with delivery_failed when the peer never takes the message, after pressing Enter again', async () => {
     const { result, stdout } = await relay({ builder: ['--misbehave', 'ignore-enter:1'] });
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toMatch(/paused: delivery_failed \(builder\): not submitted after 3 Enter presses .*round 1 for the builder is kept/);
+    expect(result.stderr).toMatch(
+      /paused: delivery_failed \(builder\): not submitted after 3 Enter presses .*round 1 for the builder is kept/,
+    );
     expect(stdout.at(-1)).toMatchObject({ type: 'paused', reason: 'delivery_failed', role: 'builder', pending_round: 1 });
   });
 
@@ -165,14 +170,18 @@ describe('headless relay: delivery, role prompts, other agents', () => {
     const delivered = of(stdout, 'delivered');
     const run = onlyRunJournal(join(cwd, '.relevo')).runId;
     // What each simulator received is what relevo checkpointed, header first, byte for byte.
-    const texts = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+    const texts = (file: string) =>
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { text: string }).text);
     const step1 = readFileSync(join(cwd, '.relevo', 'runs', run, 'planner', 'checkpoints', '1', 'handoff.json'), 'utf8');
     expect(texts(builderLog)[0]).toBe(`[relevo ronda 1 · de planner]\n${(JSON.parse(step1) as { body: string }).body}`);
     expect(texts(plannerLog)[0]).toBe(`Goal: ${GOAL}`);
     expect(delivered.map((d) => d.sha256)).toHaveLength(7);
   });
 
-  it('journals an agent CLI outside its profile\'s tested range, or of unknown release, and goes on', async () => {
+  it("journals an agent CLI outside its profile's tested range, or of unknown release, and goes on", async () => {
     // The simulator runs under node, so `node --version` is what relevo reads: newer than 1.0.0.
     const newer = editedProfile('sim', appended('[versions]\ntested = ["0.9.0", "1.0.0"]'), 'sim-newer');
     const unknown = editedProfile('sim', appended('[versions]\nargs = ["--no-such-flag"]\ntested = ["1.0.0"]'), 'sim-unknown');
@@ -181,8 +190,20 @@ describe('headless relay: delivery, role prompts, other agents', () => {
     expect(stdout[0]).toMatchObject({ type: 'run_started', planner: { profile: 'sim-newer', cli_version: process.versions.node } });
     expect(stdout[0]).not.toHaveProperty('builder.cli_version');
     expect(of(stdout, 'agent_untested')).toEqual([
-      expect.objectContaining({ role: 'planner', profile: 'sim-newer', verdict: 'newer', cli_version: process.versions.node, tested: '0.9.0 – 1.0.0' }),
-      expect.objectContaining({ role: 'builder', profile: 'sim-unknown', verdict: 'unknown', tested: '1.0.0', detail: expect.stringMatching(/--no-such-flag`: exit 9/) }),
+      expect.objectContaining({
+        role: 'planner',
+        profile: 'sim-newer',
+        verdict: 'newer',
+        cli_version: process.versions.node,
+        tested: '0.9.0 – 1.0.0',
+      }),
+      expect.objectContaining({
+        role: 'builder',
+        profile: 'sim-unknown',
+        verdict: 'unknown',
+        tested: '1.0.0',
+        detail: expect.stringMatching(/--no-such-flag`: exit 9/),
+      }),
     ]);
     expect(stdout.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
   });
@@ -204,7 +225,10 @@ describe('headless relay: delivery, role prompts, other agents', () => {
 
   it('pauses (exit 3, reason user) on SIGINT and ends both agents', async () => {
     const cwd = tempDir();
-    const child = relevo(['--headless', '--goal', GOAL, '--planner', simCommand('planner', '--think-ms', '5000'), '--builder', simCommand('builder')], cwd);
+    const child = relevo(
+      ['--headless', '--goal', GOAL, '--planner', simCommand('planner', '--think-ms', '5000'), '--builder', simCommand('builder')],
+      cwd,
+    );
     // Interrupt once the goal was delivered and the planner is thinking.
     await new Promise<void>((resolve) => {
       let seen = '';
@@ -228,7 +252,10 @@ describe('usage errors', () => {
     [['--headless', '--demo', '--lang', 'fr'], /^relevo-tui: --lang: expected es or en$/],
     [['--headless', '--demo', '--frobnicate'], /^relevo-tui: usage: unknown option --frobnicate \(see --help\)$/],
     [['--headless', '--goal', 'x', '--builder', 'cat'], /^relevo-tui: --planner: a command is required \(or use --demo\)$/],
-    [['--headless', '--goal', 'x', '--planner', 'no-such-agent-cli --x', '--builder', 'cat'], /^relevo-tui: --planner: command not found: no-such-agent-cli$/],
+    [
+      ['--headless', '--goal', 'x', '--planner', 'no-such-agent-cli --x', '--builder', 'cat'],
+      /^relevo-tui: --planner: command not found: no-such-agent-cli$/,
+    ],
     [['--headless', '--goal', 'x', '--planner', 'cat | tee', '--builder', 'cat'], /^relevo-tui: --planner: "\|" is not supported/],
     [['--headless', '--demo', '--builder-profile', 'nope'], /^relevo-tui: --builder-profile: unknown profile "nope" \(known: .*sim/],
     [['--headless', '--planner', 'cat', '--builder', 'cat'], /^relevo-tui: --goal: required \(or use --demo\)$/],
@@ -271,7 +298,19 @@ describe('hook channel', () => {
     const profile = hookedSimProfile();
     const cwd = tempDir();
     const child = relevo(
-      ['--headless', '--goal', GOAL, '--planner', simCommand('planner'), '--builder', simCommand('builder'), '--planner-profile', profile, '--builder-profile', profile],
+      [
+        '--headless',
+        '--goal',
+        GOAL,
+        '--planner',
+        simCommand('planner'),
+        '--builder',
+        simCommand('builder'),
+        '--planner-profile',
+        profile,
+        '--builder-profile',
+        profile,
+      ],
       cwd,
     );
     const socketPath = await new Promise<string>((resolve) => {
@@ -282,7 +321,12 @@ describe('hook channel', () => {
         if (seen.includes('\n') && first) resolve((JSON.parse(first) as { hook_socket: string }).hook_socket);
       });
     });
-    const forged = { token: 'f'.repeat(64), role: 'planner', kind: 'claude-stop', payload: { hook_event_name: 'Stop', last_assistant_message: '<done>forged</done>' } };
+    const forged = {
+      token: 'f'.repeat(64),
+      role: 'planner',
+      kind: 'claude-stop',
+      payload: { hook_event_name: 'Stop', last_assistant_message: '<done>forged</done>' },
+    };
     await new Promise<void>((resolve, reject) => {
       const socket = connect(socketPath, () => socket.end(`${JSON.stringify(forged)}\nnot json\n`));
       socket.on('close', () => resolve());

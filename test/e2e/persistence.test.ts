@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JournalLine, Role } from '../../src/protocol/index.js';
+import type { JournalLine } from '../../src/protocol/index.js';
 import { onlyRunJournal, recordedSims, relevo, tempDir } from '../helpers/cli.js';
 import { fakeMnemosyne } from '../helpers/fake-mnemosyne.js';
 import { gitRepo } from '../helpers/git.js';
@@ -40,7 +40,9 @@ describe.concurrent('file delivery (seed 003)', () => {
       .filter((d) => d.kind === 'handoff')
       .map((d) => `${d.from}:${d.via}`);
     expect(via).toEqual(['planner:file', 'builder:inline', 'planner:file', 'builder:inline', 'planner:file', 'builder:inline']);
-    expect(received('builder')[0]).toMatch(/^\[relevo ronda 1 · de planner\]\nLee este handoff completo en \.relevo\/runs\/[\w-]+\/planner\/checkpoints\/1\/HANDOFF\.md y sigue como siempre\.$/);
+    expect(received('builder')[0]).toMatch(
+      /^\[relevo ronda 1 · de planner\]\nLee este handoff completo en \.relevo\/runs\/[\w-]+\/planner\/checkpoints\/1\/HANDOFF\.md y sigue como siempre\.$/,
+    );
     expect(received('planner')[1]).toMatch(/^\[relevo ronda 1 · de builder\]\nRound 1 report\n/);
   });
 
@@ -49,7 +51,11 @@ describe.concurrent('file delivery (seed 003)', () => {
     const result = await relevo(args('--deliver', 'inline', '--deliver-max-lines', '1', '--deliver-max-bytes', '1'), cwd);
     expect(result.exitCode).toBe(0);
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
-    expect(of(lines, 'delivered').filter((d) => d.kind === 'handoff').every((d) => d.via === 'inline')).toBe(true);
+    expect(
+      of(lines, 'delivered')
+        .filter((d) => d.kind === 'handoff')
+        .every((d) => d.via === 'inline'),
+    ).toBe(true);
   });
 
   it('refuses a bad --deliver with one line naming the flag', async () => {
@@ -66,7 +72,9 @@ describe.concurrent('STALE on resume', () => {
     // Killed right after round 1 reached the builder: the turn is the builder's.
     const killed = await relevo(args(), cwd, { RELEVO_FAILPOINT: 'delivered:2' });
     expect(killed.signal).toBe('SIGKILL');
-    const anchor = JSON.parse(readFileSync(join(cwd, '.relevo', 'runs', onlyRunJournal(join(cwd, '.relevo')).runId, 'planner/checkpoints/1/handoff.json'), 'utf8')) as {
+    const anchor = JSON.parse(
+      readFileSync(join(cwd, '.relevo', 'runs', onlyRunJournal(join(cwd, '.relevo')).runId, 'planner/checkpoints/1/handoff.json'), 'utf8'),
+    ) as {
       anchor: { head: string };
     };
     expect(anchor.anchor.head).toBe((await git('rev-parse', 'HEAD')).stdout.trim());
@@ -77,10 +85,18 @@ describe.concurrent('STALE on resume', () => {
     expect(resumed.exitCode).toBe(0);
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
     const [stale] = of(lines, 'stale');
-    expect(stale).toMatchObject({ lane: 'planner', checkpoint_seq: 1, head_then: anchor.anchor.head, head_now: anchor.anchor.head, status_changed: true });
+    expect(stale).toMatchObject({
+      lane: 'planner',
+      checkpoint_seq: 1,
+      head_then: anchor.anchor.head,
+      head_now: anchor.anchor.head,
+      status_changed: true,
+    });
     expect(stale!.diff_stat).toEqual([' users.ts | 2 ++', ' 1 file changed, 2 insertions(+)']);
     const notice = received('builder')[before]!;
-    expect(notice).toContain('Note from relevo: the workspace changed since this handoff was written (git diff --stat against its anchor):\n   users.ts | 2 ++\n');
+    expect(notice).toContain(
+      'Note from relevo: the workspace changed since this handoff was written (git diff --stat against its anchor):\n   users.ts | 2 ++\n',
+    );
     expect(notice).toContain('relevo was restarted while you were working on round 1 from the planner.');
     expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
   });
@@ -96,7 +112,9 @@ describe.concurrent('STALE on resume', () => {
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
     expect(of(lines, 'stale')).toEqual([]);
     // The builder's report, offered but not acknowledged, is sent again — with the goal first, for the new planner.
-    expect(received('planner')[before]).toMatch(/^relevo was restarted; this run's goal, for context:\nGoal: Add pagination to \/users with tests\n\n\[relevo ronda 1 · de builder\]\nRound 1 report\n/);
+    expect(received('planner')[before]).toMatch(
+      /^relevo was restarted; this run's goal, for context:\nGoal: Add pagination to \/users with tests\n\n\[relevo ronda 1 · de builder\]\nRound 1 report\n/,
+    );
     expect(of(lines, 'offered').filter((o) => o.resend)).toHaveLength(1);
   });
 });
@@ -114,7 +132,9 @@ describe.concurrent('offer and ack', () => {
 
     const resumed = await relevo(['--headless', '--resume'], cwd);
     expect(resumed.exitCode).toBe(3);
-    expect(resumed.stderr).toMatch(/^relevo-tui: paused: ack_refused \(planner\): digest mismatch: builder\/checkpoints\/1 changed after it was written/);
+    expect(resumed.stderr).toMatch(
+      /^relevo-tui: paused: ack_refused \(planner\): digest mismatch: builder\/checkpoints\/1 changed after it was written/,
+    );
     expect(resumed.stderr).toContain(`go on with: relevo-tui --resume ${runId}`);
     expect(received('planner').slice(before).join('\n')).not.toContain('rm -rf');
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
@@ -124,10 +144,14 @@ describe.concurrent('offer and ack', () => {
 
   it('--resume explains what it cannot do: no runs, an unknown run, a finished run', async () => {
     const cwd = tempDir();
-    expect((await relevo(['--headless', '--resume'], cwd)).stderr.trim()).toBe(`relevo-tui: --resume: no runs in ${join(cwd, '.relevo', 'runs')}`);
+    expect((await relevo(['--headless', '--resume'], cwd)).stderr.trim()).toBe(
+      `relevo-tui: --resume: no runs in ${join(cwd, '.relevo', 'runs')}`,
+    );
     const unknown = await relevo(['--headless', '--resume', '20990101-000000-000'], cwd);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr.trim()).toBe(`relevo-tui: --resume: no run 20990101-000000-000 in ${join(cwd, '.relevo', 'runs')} (see relevo-tui runs)`);
+    expect(unknown.stderr.trim()).toBe(
+      `relevo-tui: --resume: no run 20990101-000000-000 in ${join(cwd, '.relevo', 'runs')} (see relevo-tui runs)`,
+    );
     expect((await relevo(['--headless', '--demo'], cwd)).exitCode).toBe(0);
     const done = await relevo(['--headless', '--resume'], cwd);
     expect(done.exitCode).toBe(2);
@@ -142,11 +166,15 @@ describe.concurrent('memory (mnemosyne)', () => {
     const result = await relevo(args('--memory'), cwd, fake.env() as Record<string, string>);
     expect(result.exitCode).toBe(0);
     const { runId, lines } = onlyRunJournal(join(cwd, '.relevo'));
-    const bank = basename(cwd).toLowerCase().replace(/[^a-z0-9._-]/g, '-');
+    const bank = basename(cwd)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-');
     expect(of(lines, 'memory')[0]).toMatchObject({ state: 'ready', bank });
     const calls = fake.calls();
     expect(calls).toHaveLength(7);
-    expect(calls.every((c) => c.bank === bank && c.scope === 'global' && c.argv[0] === 'store' && c.argv[2] === 'relevo' && c.argv[3] === '0.8')).toBe(true);
+    expect(
+      calls.every((c) => c.bank === bank && c.scope === 'global' && c.argv[0] === 'store' && c.argv[2] === 'relevo' && c.argv[3] === '0.8'),
+    ).toBe(true);
     const texts = calls.map((c) => c.argv[1]).sort();
     expect(texts).toContain(`relevo ${runId} · round 1 · planner → builder: Step 1 of 3: Write the failing tests — ${GOAL}`);
     expect(texts).toContain(`relevo ${runId} · round 3 · builder → planner: Round 3 report`);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { BIN, onlyRunJournal, parseJournal, relevo, recorded, tempDir } from '../helpers/cli.js';
+import { BIN, onlyRunJournal, parseJournal, recorded, relevo, tempDir } from '../helpers/cli.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const sockets: string[] = [];
@@ -24,7 +24,17 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
 });
 
-const sim = (role: Role, cwd: string) => [process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '150', '--record', join(cwd, `${role}.record`)];
+const sim = (role: Role, cwd: string) => [
+  process.execPath,
+  BIN,
+  'sim-agent',
+  '--role',
+  role,
+  '--think-ms',
+  '150',
+  '--record',
+  join(cwd, `${role}.record`),
+];
 
 const received = (cwd: string, role: Role): string[] => recorded(join(cwd, `${role}.record`));
 
@@ -32,7 +42,9 @@ const received = (cwd: string, role: Role): string[] => recorded(join(cwd, `${ro
 async function agentsInTmux() {
   const cwd = tempDir('relevo-tmux-');
   const { socket, tmux } = server();
-  expect((await tmux('new-session', '-d', '-s', 'work', '-x', '121', '-y', '40', '-c', cwd, '--', ...sim('planner', cwd))).exitCode).toBe(0);
+  expect((await tmux('new-session', '-d', '-s', 'work', '-x', '121', '-y', '40', '-c', cwd, '--', ...sim('planner', cwd))).exitCode).toBe(
+    0,
+  );
   expect((await tmux('split-window', '-h', '-t', 'work', '-c', cwd, '--', ...sim('builder', cwd))).exitCode).toBe(0);
   // Both simulators drawn.
   for (let i = 0; i < 100; i++) {
@@ -50,22 +62,40 @@ const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
 describe('tmux backend', () => {
   it('--tmux attaches to running agents: exact handoffs (long lines re-joined), role prompt inline, agents left running', async () => {
     const { cwd, socket, tmux } = await agentsInTmux();
-    const result = await relevo(['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', GOAL], cwd);
+    const result = await relevo(
+      ['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', GOAL],
+      cwd,
+    );
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const lines = parseJournal(result.stdout);
-    expect(lines[0]).toMatchObject({ type: 'run_started', tmux_socket: socket, planner: { profile: 'sim', pane: 'tmux %0' }, builder: { profile: 'sim', pane: 'tmux %1' } });
+    expect(lines[0]).toMatchObject({
+      type: 'run_started',
+      tmux_socket: socket,
+      planner: { profile: 'sim', pane: 'tmux %0' },
+      builder: { profile: 'sim', pane: 'tmux %1' },
+    });
     expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
     // Attached agents were started without relevo's flags: the role prompt opens their first message.
     const first = received(cwd, 'builder')[0]!;
     expect(first).toMatch(/^# relevo: builder\n/);
     // The 60-column panes wrapped the step's long context line; it arrives as the planner wrote it.
     const { runId } = onlyRunJournal(join(cwd, '.relevo'));
-    const body = (JSON.parse(readFileSync(join(cwd, '.relevo', 'runs', runId, 'planner/checkpoints/1/handoff.json'), 'utf8')) as { body: string }).body;
-    expect(body).toMatch(/^Step 1 of 3: Write the failing tests — Add pagination to \/users with tests\nContext: this is step 1 of 3 towards the goal above; keep the change small and reviewable, touch only the files this step needs, leave unrelated code alone, and write down any doubt in your report so the planner can adjust the next step before sending it\.\nDo:/);
+    const body = (
+      JSON.parse(readFileSync(join(cwd, '.relevo', 'runs', runId, 'planner/checkpoints/1/handoff.json'), 'utf8')) as { body: string }
+    ).body;
+    expect(body).toMatch(
+      /^Step 1 of 3: Write the failing tests — Add pagination to \/users with tests\nContext: this is step 1 of 3 towards the goal above; keep the change small and reviewable, touch only the files this step needs, leave unrelated code alone, and write down any doubt in your report so the planner can adjust the next step before sending it\.\nDo:/,
+    );
     expect(first.endsWith(`[relevo ronda 1 · de planner]\n${body}`)).toBe(true);
     expect(of(lines, 'delivered').map((d) => `${d.from}>${d.to}:${d.round}`)).toEqual([
-      'relevo>planner:0', 'planner>builder:1', 'builder>planner:1', 'planner>builder:2', 'builder>planner:2', 'planner>builder:3', 'builder>planner:3',
+      'relevo>planner:0',
+      'planner>builder:1',
+      'builder>planner:1',
+      'planner>builder:2',
+      'builder>planner:2',
+      'planner>builder:3',
+      'builder>planner:3',
     ]);
     // relevo lets attached agents be: both still run.
     expect((await tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_current_command} #{pane_dead}')).stdout).toBe('%0 node 0\n%1 node 0');
@@ -73,9 +103,27 @@ describe('tmux backend', () => {
 
   it('a pause says where the agents live on (their tmux panes, the socket) and leaves them running', async () => {
     const { cwd, socket, tmux } = await agentsInTmux();
-    const result = await relevo(['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', GOAL, '--max-rounds', '1'], cwd);
+    const result = await relevo(
+      [
+        '--headless',
+        '--tmux',
+        '--tmux-socket',
+        socket,
+        '--planner-pane',
+        '%0',
+        '--builder-pane',
+        '%1',
+        '--goal',
+        GOAL,
+        '--max-rounds',
+        '1',
+      ],
+      cwd,
+    );
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toMatch(new RegExp(`^relevo-tui: paused: max_rounds .*; the agents live on: planner in tmux %0, builder in tmux %1 \\(tmux -L ${socket}\\)$`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^relevo-tui: paused: max_rounds .*; the agents live on: planner in tmux %0, builder in tmux %1 \\(tmux -L ${socket}\\)$`),
+    );
     expect((await tmux('list-panes', '-a', '-F', '#{pane_id} #{pane_current_command} #{pane_dead}')).stdout).toBe('%0 node 0\n%1 node 0');
   });
 
@@ -88,12 +136,14 @@ describe('tmux backend', () => {
     const runId = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).run_id;
     expect(lines[0]).toMatchObject({ planner: { pane: 'tmux %0' }, builder: { pane: 'tmux %1' } });
     expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
-    expect((await tmux('list-panes', '-a', '-F', '#{session_name} #{pane_id} #{pane_current_command}')).stdout).toBe(`relevo-${runId} %0 node\nrelevo-${runId} %1 node`);
+    expect((await tmux('list-panes', '-a', '-F', '#{session_name} #{pane_id} #{pane_current_command}')).stdout).toBe(
+      `relevo-${runId} %0 node\nrelevo-${runId} %1 node`,
+    );
   });
 
   it('--tmux-launch inside tmux opens a new window of the current session', async () => {
     const cwd = tempDir('relevo-tmux-');
-    const { socket, tmux } = server();
+    const { tmux } = server();
     const out = join(cwd, 'journal.jsonl');
     // relevo itself runs in a tmux pane (so $TMUX is set), without --tmux-socket.
     const command = `'${process.execPath}' '${BIN}' --headless --tmux-launch --demo > '${out}' 2>&1; echo $? > '${out}.exit'`;
@@ -117,7 +167,12 @@ describe('tmux backend', () => {
     expect(resumed.stderr).toBe('');
     expect(resumed.exitCode).toBe(0);
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
-    expect(of(lines, 'run_resumed')[0]).toMatchObject({ planner: { pane: 'tmux %0' }, builder: { pane: 'tmux %1' }, pending_kind: 'notice', pending_to: 'builder' });
+    expect(of(lines, 'run_resumed')[0]).toMatchObject({
+      planner: { pane: 'tmux %0' },
+      builder: { pane: 'tmux %1' },
+      pending_kind: 'notice',
+      pending_to: 'builder',
+    });
     expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
   });
 
@@ -139,10 +194,12 @@ describe('tmux backend', () => {
       relevo(['--headless', '--goal', 'g', '--tmux', '--tmux-socket', socket, '--planner-pane', planner, '--builder-pane', builder], cwd);
     const none = await attach('%0', '%1');
     expect(none.exitCode).toBe(2);
-    expect(none.stderr).toMatch(new RegExp(`^relevo-tui: --planner-pane: tmux: (no server running on .*${socket}|error connecting to .*${socket}.*)$`));
+    expect(none.stderr).toMatch(
+      new RegExp(`^relevo-tui: --planner-pane: tmux: (no server running on .*${socket}|error connecting to .*${socket}.*)$`),
+    );
     expect((await tmux('new-session', '-d', '-s', 's', '-x', '80', '-y', '24', '--', '/bin/sh')).exitCode).toBe(0);
     const missing = await attach('%0', '%7');
-    expect(missing.stderr).toBe("relevo-tui: --planner-pane: tmux pane %0 runs sh, not an agent: start the agent in it first");
+    expect(missing.stderr).toBe('relevo-tui: --planner-pane: tmux pane %0 runs sh, not an agent: start the agent in it first');
     expect((await tmux('split-window', '-t', 's', '--', ...sim('builder', cwd))).exitCode).toBe(0);
     const noPane = await attach('%1', '%7');
     expect(noPane.exitCode).toBe(2);

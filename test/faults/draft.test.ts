@@ -18,7 +18,12 @@ const LINE_AGENT = fileURLToPath(new URL('../helpers/line-agent.mjs', import.met
 const MESSAGE = '[relevo ronda 1 · de planner]\nStep 1 of 3: write the failing tests';
 
 const records = (file: string): string[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { text: string }).text) : [];
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (JSON.parse(l) as { text: string }).text)
+    : [];
 
 const opened: AgentPane[] = [];
 afterEach(async () => {
@@ -30,7 +35,13 @@ afterEach(async () => {
 });
 
 function open(argv: string[], profile: string): AgentPane {
-  const pane = new LocalPane({ argv, cwd: tempDir(), env: { ...(process.env as Record<string, string>), TERM: 'xterm-256color' }, cols: 100, rows: 30 });
+  const pane = new LocalPane({
+    argv,
+    cwd: tempDir(),
+    env: { ...(process.env as Record<string, string>), TERM: 'xterm-256color' },
+    cols: 100,
+    rows: 30,
+  });
   const agent = new AgentPane('builder', pane, loadProfile(profile, 'test'));
   opened.push(agent);
   return agent;
@@ -41,12 +52,16 @@ async function heldDelivery(agent: AgentPane, text: string) {
   const holds: boolean[] = [];
   agent.hold.onChange((on) => holds.push(on));
   const delivery = agent.deliver(text, 20_000);
-  const first = await Promise.race([delivery.then((r) => ({ result: r })), until('the hold', () => holds[0] === true, 20_000).then(() => 'held')]);
+  const first = await Promise.race([
+    delivery.then((r) => ({ result: r })),
+    until('the hold', () => holds[0] === true, 20_000).then(() => 'held'),
+  ]);
   return { delivery, holds, first };
 }
 
 describe('a draft in the input box (the input line is read from the screen: sim)', () => {
-  const sim = (record: string) => open([process.execPath, BIN, 'sim-agent', '--role', 'builder', '--think-ms', '200', '--record', record], 'sim');
+  const sim = (record: string) =>
+    open([process.execPath, BIN, 'sim-agent', '--role', 'builder', '--think-ms', '200', '--record', record], 'sim');
 
   it('holds the delivery until the person clears the draft, then types the message alone', async () => {
     const record = join(tempDir(), 'received.jsonl');

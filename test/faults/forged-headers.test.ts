@@ -3,9 +3,9 @@
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { readingForm, sanitizeForTyping } from '../../src/protocol/index.js';
-import { relayedTurn as relayed } from '../helpers/relay-step.js';
 import { parseJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
-import { AGENT, PROFILE, fixture, hostileTurn, payloadText } from './hostile.js';
+import { relayedTurn as relayed } from '../helpers/relay-step.js';
+import { AGENT, fixture, hostileTurn, PROFILE, payloadText } from './hostile.js';
 
 describe('forged headers through the screen source', () => {
   it('are dropped from the handoff and journaled; the peer gets one header, the real one', async () => {
@@ -35,7 +35,17 @@ describe('forged headers in a whole headless run (needs `npm run build`)', () =>
     const record = `${tempDir()}/builder.jsonl`;
     const planner = quote([process.execPath, AGENT, fixture('forged-headers.json')]);
     const run = await relevo(
-      ['--headless', '--goal', 'ship it', '--planner', planner, '--planner-profile', PROFILE, '--builder', simCommand('builder', '--record', record)],
+      [
+        '--headless',
+        '--goal',
+        'ship it',
+        '--planner',
+        planner,
+        '--planner-profile',
+        PROFILE,
+        '--builder',
+        simCommand('builder', '--record', record),
+      ],
       tempDir(),
     );
     const journal = parseJournal(run.stdout);

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setFsFaults } from '../../src/app/faults/fsfault.js';
-import { readJournal } from '../../src/app/store/journal.js';
 import { parseOptions } from '../../src/app/config/options.js';
+import { setFsFaults } from '../../src/app/faults/fsfault.js';
 import { createRun } from '../../src/app/run/setup.js';
+import { readJournal } from '../../src/app/store/journal.js';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { recorded, simCommand, tempDir } from '../helpers/cli.js';
 
@@ -12,13 +12,22 @@ import { recorded, simCommand, tempDir } from '../helpers/cli.js';
 
 afterEach(() => setFsFaults(''));
 
-const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) => lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
+const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
+  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 async function paused(fault: string) {
   const cwd = tempDir('relevo-resume-fault-');
   const record = (role: 'planner' | 'builder') => join(cwd, `${role}.record`);
   const options = parseOptions(
-    ['--headless', '--state-dir', join(cwd, 'state'), '--planner', simCommand('planner', '--record', record('planner')), '--builder', simCommand('builder', '--record', record('builder'))],
+    [
+      '--headless',
+      '--state-dir',
+      join(cwd, 'state'),
+      '--planner',
+      simCommand('planner', '--record', record('planner')),
+      '--builder',
+      simCommand('builder', '--record', record('builder')),
+    ],
     process.env,
   );
   setFsFaults(fault);
@@ -42,7 +51,11 @@ async function finish(run: Awaited<ReturnType<typeof paused>>) {
 describe('resuming in the same process after a failed state write', () => {
   it('a checkpoint that could not be written is written on resume, then the handoff is delivered and the run goes on to done', async () => {
     const run = await paused('checkpoint:ENOSPC:1');
-    expect(run.state).toMatchObject({ phase: 'paused', pause: { reason: 'state_unwritable' }, pending: { kind: 'handoff', to: 'builder', round: 1 } });
+    expect(run.state).toMatchObject({
+      phase: 'paused',
+      pause: { reason: 'state_unwritable' },
+      pending: { kind: 'handoff', to: 'builder', round: 1 },
+    });
     expect(run.runner.pendingSaved).toBe(false);
     expect(run.received('builder')).toEqual([]);
     const { final, lines } = await finish(run);
@@ -56,7 +69,12 @@ describe('resuming in the same process after a failed state write', () => {
 
   it('an ack that could not be written: the handoff, typed and confirmed, is acknowledged on resume and never typed twice; the answer the builder gave meanwhile is relayed', async () => {
     const run = await paused('ack:ENOSPC:1');
-    expect(run.state).toMatchObject({ phase: 'paused', pause: { reason: 'state_unwritable' }, pending: { to: 'builder', round: 1 }, delivering: false });
+    expect(run.state).toMatchObject({
+      phase: 'paused',
+      pause: { reason: 'state_unwritable' },
+      pending: { to: 'builder', round: 1 },
+      delivering: false,
+    });
     // The builder answers while relevo is paused: its report must not be lost.
     await new Promise<void>((resolve) => run.runner.agents.builder.onTurnEnded(() => resolve()));
     await sleep(1000);

@@ -18,7 +18,18 @@ function startStubborn(cwd: string) {
   pidsFiles.push(pidsFile);
   const child = execa(
     process.execPath,
-    [BIN, '--headless', '--goal', GOAL, '--planner', simCommand('planner'), '--builder', stubbornCommand(pidsFile), '--builder-profile', 'generic'],
+    [
+      BIN,
+      '--headless',
+      '--goal',
+      GOAL,
+      '--planner',
+      simCommand('planner'),
+      '--builder',
+      stubbornCommand(pidsFile),
+      '--builder-profile',
+      'generic',
+    ],
     { cwd, reject: false, stdin: 'ignore', env: { LANG: 'C.UTF-8' }, timeout: 90_000 },
   );
   return { child, pidsFile };
@@ -26,7 +37,10 @@ function startStubborn(cwd: string) {
 
 /** Waits until the run has its goal and the stubborn agent and its child run. */
 async function started(cwd: string, pidsFile: string): Promise<{ runId: string; pid: number; child: number }> {
-  await until('the goal and the stubborn agent', () => stubbornPids(pidsFile) !== null && (theRun(cwd)?.journal.includes('"type":"goal"') ?? false));
+  await until(
+    'the goal and the stubborn agent',
+    () => stubbornPids(pidsFile) !== null && (theRun(cwd)?.journal.includes('"type":"goal"') ?? false),
+  );
   return { runId: theRun(cwd)!.id, ...stubbornPids(pidsFile)! };
 }
 
@@ -56,7 +70,13 @@ describe.runIf(linux).concurrent('signals to relevo leave no agent behind', () =
 
   it('SIGHUP with the demo: journaled pause, exit 3, no sim agent left', async () => {
     const cwd = tempDir('relevo-signals-');
-    const child = execa(process.execPath, [BIN, '--headless', '--demo'], { cwd, reject: false, stdin: 'ignore', env: { LANG: 'C.UTF-8' }, timeout: 90_000 });
+    const child = execa(process.execPath, [BIN, '--headless', '--demo'], {
+      cwd,
+      reject: false,
+      stdin: 'ignore',
+      env: { LANG: 'C.UTF-8' },
+      timeout: 90_000,
+    });
     await until('the goal delivered', () => theRun(cwd)?.journal.includes('"type":"delivered"') ?? false);
     const runId = theRun(cwd)!.id;
     child.kill('SIGHUP');
@@ -120,7 +140,14 @@ describe.runIf(linux).concurrent('agents left running by a SIGKILLed relevo are 
 describe.runIf(linux)('stdout closed by its reader (relevo-tui --headless | head -1)', () => {
   it('pauses (journaled), stops the agents, exit 3, no stack trace', async () => {
     const cwd = tempDir('relevo-epipe-');
-    const child = execa(process.execPath, [BIN, '--headless', '--demo'], { cwd, reject: false, stdin: 'ignore', buffer: { stdout: false }, env: { LANG: 'C.UTF-8' }, timeout: 90_000 });
+    const child = execa(process.execPath, [BIN, '--headless', '--demo'], {
+      cwd,
+      reject: false,
+      stdin: 'ignore',
+      buffer: { stdout: false },
+      env: { LANG: 'C.UTF-8' },
+      timeout: 90_000,
+    });
     child.stdout.once('data', () => child.stdout.destroy());
     const result = await child;
     expect(result.stderr).not.toMatch(/^\s+at /m);

@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Attention } from '../../src/app/run/attention.js';
 import { loadProfile } from '../../src/app/config/profiles.js';
+import { Attention } from '../../src/app/run/attention.js';
 import { initialState, type JournalEntry, type RelayState } from '../../src/protocol/index.js';
 import { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';
@@ -22,12 +22,33 @@ afterEach(async () => {
 
 function watch(mode: 'flap' | 'busy', stallAfterMs: number) {
   const pane = (role: 'planner' | 'builder') =>
-    new LocalPane({ argv: [process.execPath, FAKE, role === 'builder' ? mode : 'busy'], cwd: tempDir(), env: process.env as Record<string, string>, cols: 80, rows: 10 });
+    new LocalPane({
+      argv: [process.execPath, FAKE, role === 'builder' ? mode : 'busy'],
+      cwd: tempDir(),
+      env: process.env as Record<string, string>,
+      cols: 80,
+      rows: 10,
+    });
   const sim = loadProfile('sim', 'test');
   const agents = { planner: new AgentPane('planner', pane('planner'), sim), builder: new AgentPane('builder', pane('builder'), sim) };
-  const state: RelayState = initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' });
+  const state: RelayState = initialState({
+    maxRounds: 10,
+    lang: 'en',
+    inlineRolePrompt: { planner: false, builder: false },
+    delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 },
+    runPath: 'x',
+  });
   const journal: JournalEntry[] = [];
-  const attention = new Attention({ agents, state, onChange: new Emitter<RelayState>().event }, { append: (e) => (journal.push(e), undefined as never) }, stallAfterMs);
+  const attention = new Attention(
+    { agents, state, onChange: new Emitter<RelayState>().event },
+    {
+      append: (e) => {
+        journal.push(e);
+        return undefined as never;
+      },
+    },
+    stallAfterMs,
+  );
   cleanup.push(async () => {
     attention.dispose();
     for (const agent of Object.values(agents)) {
@@ -43,7 +64,9 @@ describe('stalled agents', () => {
     const { agents, journal, attention } = watch('flap', 3_600_000);
     agents.builder.beginTurn('step 1');
     await until('the stall', () => journal.some((e) => e.type === 'stalled'));
-    expect(journal.filter((e) => e.type === 'stalled')).toEqual([{ type: 'stalled', role: 'builder', why: 'flapping', for_ms: expect.any(Number) }]);
+    expect(journal.filter((e) => e.type === 'stalled')).toEqual([
+      { type: 'stalled', role: 'builder', why: 'flapping', for_ms: expect.any(Number) },
+    ]);
     expect(attention.notes.builder).toMatch(/^builder: stalled — flapping busy\/idle/);
     expect(agents.builder.inTurn).toBe(true); // still waited for: nothing was done about it
   });
@@ -52,7 +75,9 @@ describe('stalled agents', () => {
     const { agents, journal, attention } = watch('busy', 1500);
     agents.builder.beginTurn('step 1');
     await until('the stall', () => journal.some((e) => e.type === 'stalled' && e.role === 'builder'));
-    expect(journal.filter((e) => e.type === 'stalled' && e.role === 'builder')).toEqual([{ type: 'stalled', role: 'builder', why: 'busy', for_ms: expect.any(Number) }]);
+    expect(journal.filter((e) => e.type === 'stalled' && e.role === 'builder')).toEqual([
+      { type: 'stalled', role: 'builder', why: 'busy', for_ms: expect.any(Number) },
+    ]);
     expect(attention.notes.builder).toMatch(/^builder: stalled — busy \d+s with no turn end$/);
   });
 });

@@ -2,14 +2,15 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, recordedSims, relevo, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, recordedSims, relevo } from '../helpers/cli.js';
 import { processesMentioning } from '../helpers/procs.js';
 
 // The state directory's faults, injected with RELEVO_FSFAULT (see src/app/fsfault.ts): CI runs as
 // root, where chmod cannot make a directory unwritable.
 
 const GOAL = 'Add pagination to /users with tests';
-const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) => lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
+const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
+  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 function setup() {
   const run = recordedSims(GOAL, 'relevo-fsfault-');
@@ -28,7 +29,9 @@ describe.concurrent('a state directory that cannot be written mid-run', () => {
     const { cwd, args, received } = setup();
     const paused = await relevo(args, cwd, { RELEVO_FSFAULT: 'checkpoint:ENOSPC:1' });
     expect(paused.exitCode).toBe(3);
-    expect(oneLine(paused.stderr)).toMatch(/^relevo-tui: paused: state_unwritable: ENOSPC: no space left on device, mkdir '.*'; round 1 for the builder could not be checkpointed: --resume asks the planner again — journal: /);
+    expect(oneLine(paused.stderr)).toMatch(
+      /^relevo-tui: paused: state_unwritable: ENOSPC: no space left on device, mkdir '.*'; round 1 for the builder could not be checkpointed: --resume asks the planner again — journal: /,
+    );
     const { runId, lines } = onlyRunJournal(join(cwd, '.relevo'));
     expect(lines.at(-1)).toMatchObject({ type: 'paused', reason: 'state_unwritable', pending_round: 1, pending_to: 'builder' });
     expect((lines.at(-1) as { detail: string }).detail).toMatch(/^ENOSPC: /);
@@ -47,7 +50,9 @@ describe.concurrent('a state directory that cannot be written mid-run', () => {
     const { cwd, args, received } = setup();
     const paused = await relevo(args, cwd, { RELEVO_FSFAULT: 'offer:ENOSPC:2' });
     expect(paused.exitCode).toBe(3);
-    expect(oneLine(paused.stderr)).toMatch(/^relevo-tui: paused: state_unwritable: ENOSPC: no space left on device, open '.*offer\.json'; round 1 for the planner is kept — /);
+    expect(oneLine(paused.stderr)).toMatch(
+      /^relevo-tui: paused: state_unwritable: ENOSPC: no space left on device, open '.*offer\.json'; round 1 for the planner is kept — /,
+    );
     const report = (text: string) => text.includes('[relevo ronda 1 · de builder]');
     expect(received('planner').filter(report)).toEqual([]);
     const resumed = await relevo(['--headless', '--resume'], cwd);
@@ -59,7 +64,9 @@ describe.concurrent('a state directory that cannot be written mid-run', () => {
     const { cwd, args } = setup();
     const paused = await relevo(args, cwd, { RELEVO_FSFAULT: 'journal:ENOSPC:9+' });
     expect(paused.exitCode).toBe(3);
-    expect(oneLine(paused.stderr)).toMatch(/^relevo-tui: paused: state_unwritable: ENOSPC: no space left on device, write '.*events\.jsonl'/);
+    expect(oneLine(paused.stderr)).toMatch(
+      /^relevo-tui: paused: state_unwritable: ENOSPC: no space left on device, write '.*events\.jsonl'/,
+    );
     const { lines, raw } = onlyRunJournal(join(cwd, '.relevo'));
     // Eight whole lines, numbered 1…8: the failed ones were cut off again.
     expect(lines.map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -78,7 +85,9 @@ describe.concurrent('a state directory that cannot be written at start', () => {
     const { cwd, args, received } = setup();
     const result = await relevo(args, cwd, { RELEVO_FSFAULT: 'state-dir:EROFS:1' });
     expect(result.exitCode).toBe(2);
-    expect(oneLine(result.stderr)).toBe(`relevo-tui: state directory ${join(cwd, '.relevo')} is not writable: EROFS: read-only file system`);
+    expect(oneLine(result.stderr)).toBe(
+      `relevo-tui: state directory ${join(cwd, '.relevo')} is not writable: EROFS: read-only file system`,
+    );
     expect(existsSync(join(cwd, '.relevo'))).toBe(false);
     expect(received('planner')).toEqual([]);
   });
@@ -96,7 +105,9 @@ describe.concurrent('a state directory that cannot be written at start', () => {
     const { cwd, records, args } = setup();
     const result = await relevo(args, cwd, { RELEVO_FSFAULT: 'journal:ENOSPC:1' });
     expect(result.exitCode).toBe(2);
-    expect(oneLine(result.stderr)).toBe(`relevo-tui: state directory ${join(cwd, '.relevo')} is not writable: ENOSPC: no space left on device`);
+    expect(oneLine(result.stderr)).toBe(
+      `relevo-tui: state directory ${join(cwd, '.relevo')} is not writable: ENOSPC: no space left on device`,
+    );
     expect(readdirSync(join(cwd, '.relevo', 'runs'))).toEqual([]);
     expect(processesMentioning(records)).toEqual([]);
   });

@@ -25,17 +25,32 @@ afterAll(async () => {
 describe.runIf(process.platform === 'linux')('the TUI when its terminal closes', () => {
   it('SIGHUP: journaled pause, the stubborn agent and its child are gone', async () => {
     const command = quote([
-      process.execPath, BIN, '--goal', 'Add pagination to /users with tests',
-      '--planner', simCommand('planner'), '--builder', stubbornCommand(pidsFile), '--builder-profile', 'generic',
+      process.execPath,
+      BIN,
+      '--goal',
+      'Add pagination to /users with tests',
+      '--planner',
+      simCommand('planner'),
+      '--builder',
+      stubbornCommand(pidsFile),
+      '--builder-profile',
+      'generic',
     ]);
     const started = await tmux('new-session', '-d', '-s', 'relevo', '-x', '160', '-y', '40', '-c', cwd, `${command}; sleep 60`);
     expect(started.exitCode, started.stderr).toBe(0);
-    await until('the goal and the stubborn agent', () => stubbornPids(pidsFile) !== null && (theRun(cwd)?.journal.includes('"type":"goal"') ?? false));
+    await until(
+      'the goal and the stubborn agent',
+      () => stubbornPids(pidsFile) !== null && (theRun(cwd)?.journal.includes('"type":"goal"') ?? false),
+    );
     const { id } = theRun(cwd)!;
     await tmux('kill-server');
     // relevo is done once it let go of the run.
     await until('relevo to unlock the run', () => !existsSync(join(cwd, '.relevo', 'runs', id, 'lock')));
-    expect(parseJournal(theRun(cwd)!.journal).at(-1)).toMatchObject({ type: 'paused', reason: 'user', detail: expect.stringMatching(/^(SIGHUP|terminal gone)/) });
+    expect(parseJournal(theRun(cwd)!.journal).at(-1)).toMatchObject({
+      type: 'paused',
+      reason: 'user',
+      detail: expect.stringMatching(/^(SIGHUP|terminal gone)/),
+    });
     const ids = stubbornPids(pidsFile)!;
     expect([alive(ids.pid), alive(ids.child)]).toEqual([false, false]);
     expect(runProcesses(id)).toEqual([]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { journalLineSchema, type JournalLine } from '../../src/protocol/index.js';
+import { type JournalLine, journalLineSchema } from '../../src/protocol/index.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 

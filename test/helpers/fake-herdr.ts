@@ -1,6 +1,6 @@
 // Starts the fake herdr server (test/helpers/fake-herdr/server.mjs) for a test file and runs the
 // fake `herdr` CLI against it. See test/helpers/fake-herdr/README.md for what the fake supports.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /** Panes without a pseudo-terminal, for unit tests of delivery, AgentPane and the runner: a real screen, a scripted program. */
-import { profileSchema, type ProfileData } from '../../src/protocol/index.js';
+import { type ProfileData, profileSchema } from '../../src/protocol/index.js';
 import { Emitter } from '../../src/pty/emitter.js';
 import type { Pane, PaneExit } from '../../src/pty/pane.js';
 import { compileProfile, type Profile } from '../../src/pty/profile.js';

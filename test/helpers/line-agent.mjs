@@ -9,8 +9,7 @@ let buffered = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
   buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\n')) >= 0) {
+  for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
     const line = buffered.slice(0, end).replace(/\r$/, '');
     buffered = buffered.slice(end + 1);
     if (record) appendFileSync(record, `${JSON.stringify({ text: line })}\n`);

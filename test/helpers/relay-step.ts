@@ -1,5 +1,5 @@
 /** The relay machine answering one planner turn, for tests: what it would type to the builder, or why it paused. */
-import { DEFAULT_DELIVERY, initialState, step, type Effect, type RelayConfig, type RelayEvent } from '../../src/protocol/index.js';
+import { DEFAULT_DELIVERY, type Effect, initialState, type RelayConfig, type RelayEvent, step } from '../../src/protocol/index.js';
 
 const CONFIG: RelayConfig = {
   maxRounds: 10,

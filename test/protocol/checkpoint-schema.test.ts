@@ -7,16 +7,16 @@ import {
   bodySize,
   buildCheckpoint,
   CHECKPOINT_SCHEMA_VERSION,
+  type CheckpointDraft,
   checkpointPath,
   formatHeader,
+  type GitAnchor,
   handoffCheckpointSchema,
   handoffMarkdown,
   MAX_CHECKPOINT_BYTES,
   MAX_FIELD_CHARS,
-  offerSchema,
-  type CheckpointDraft,
-  type GitAnchor,
   type Offer,
+  offerSchema,
 } from '../../src/protocol/index.js';
 
 const SHA_A = 'a'.repeat(64);
@@ -201,7 +201,10 @@ describe('checkpoint schema: ackRefusal', () => {
 describe('checkpoint schema: handoffMarkdown', () => {
   it('renders the checkpoint for people, with the header and the body verbatim', () => {
     const body = 'Step one\n  - keep this indent\n\nand this';
-    const { checkpoint } = buildCheckpoint({ ...draft, seq: 2, round: 3, anchor: { head: 'f'.repeat(40), status_sha256: SHA_B }, supersedes: 1 }, body);
+    const { checkpoint } = buildCheckpoint(
+      { ...draft, seq: 2, round: 3, anchor: { head: 'f'.repeat(40), status_sha256: SHA_B }, supersedes: 1 },
+      body,
+    );
     expect(handoffMarkdown(checkpoint, body, formatHeader(3, 'planner'))).toBe(
       [
         '# relevo handoff · round 3 · planner → builder',

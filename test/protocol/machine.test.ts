@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import {
-  initialState,
-  rolePrompt,
-  step,
+  DEFAULT_DELIVERY,
   type Effect,
+  initialState,
   type JournalEntry,
   type RelayConfig,
   type RelayEvent,
   type RelayState,
   type Role,
-  DEFAULT_DELIVERY,
+  rolePrompt,
+  step,
 } from '../../src/protocol/index.js';
 
 const SHA = 'a'.repeat(64);
-const flagConfig: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };
+const flagConfig: RelayConfig = {
+  maxRounds: 10,
+  lang: 'en',
+  inlineRolePrompt: { planner: false, builder: false },
+  delivery: DEFAULT_DELIVERY,
+  runPath: '.relevo/runs/r1',
+};
 
 type Run = { state: RelayState; effects: Effect[] };
 
@@ -28,8 +34,7 @@ function run(events: RelayEvent[], config = flagConfig, from = initialState(conf
   return { state, effects };
 }
 
-const journal = (effects: Effect[]): JournalEntry[] =>
-  effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
+const journal = (effects: Effect[]): JournalEntry[] => effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
 const deliveries = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
 const ended = (role: Role, reply: string): RelayEvent => ({ type: 'turn-ended', role, reply, source: 'screen' });
 const delivered = (to: Role): RelayEvent => ({ type: 'delivered', to, sha256: SHA, attempts: 1 });
@@ -57,7 +62,13 @@ describe('relay machine', () => {
   });
 
   it('opens the first message with the role prompt when the agent has no launch flag for it', () => {
-    const config: RelayConfig = { maxRounds: 10, lang: 'es', inlineRolePrompt: { planner: true, builder: true }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };
+    const config: RelayConfig = {
+      maxRounds: 10,
+      lang: 'es',
+      inlineRolePrompt: { planner: true, builder: true },
+      delivery: DEFAULT_DELIVERY,
+      runPath: '.relevo/runs/r1',
+    };
     const goal = deliveries(run([{ type: 'start', goal: 'Paginar /users' }], config).effects)[0]!;
     expect(goal.text).toBe(`${rolePrompt('planner', 'es')}\n\nObjetivo: Paginar /users`);
     const r = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff('paso 1'))], config);
@@ -104,8 +115,30 @@ describe('relay machine', () => {
     const entries = journal(run(exchanges(1)).effects).filter((e) => e.type === 'delivered');
     expect(entries).toEqual([
       { type: 'delivered', kind: 'goal', round: 0, from: 'relevo', to: 'planner', sha256: SHA, chars: 1, attempts: 1 },
-      { type: 'delivered', kind: 'handoff', round: 1, from: 'planner', to: 'builder', sha256: SHA, chars: 6, attempts: 1, checkpoint_seq: 1, via: 'inline' },
-      { type: 'delivered', kind: 'handoff', round: 1, from: 'builder', to: 'planner', sha256: SHA, chars: 8, attempts: 1, checkpoint_seq: 1, via: 'inline' },
+      {
+        type: 'delivered',
+        kind: 'handoff',
+        round: 1,
+        from: 'planner',
+        to: 'builder',
+        sha256: SHA,
+        chars: 6,
+        attempts: 1,
+        checkpoint_seq: 1,
+        via: 'inline',
+      },
+      {
+        type: 'delivered',
+        kind: 'handoff',
+        round: 1,
+        from: 'builder',
+        to: 'planner',
+        sha256: SHA,
+        chars: 8,
+        attempts: 1,
+        checkpoint_seq: 1,
+        via: 'inline',
+      },
     ]);
   });
 
@@ -117,9 +150,9 @@ describe('relay machine', () => {
     expect(deliveries(effects)).toHaveLength(5);
   });
 
-  it("does not let the builder end the run with <done>: its handoff is relayed", () => {
+  it('does not let the builder end the run with <done>: its handoff is relayed', () => {
     const events = [...exchanges(1), ended('planner', handoff('step 2')), delivered('builder')];
-    const { state } = run([...events, ended('builder', '<done>I think we are done</done>\n' + handoff('report 2'))]);
+    const { state } = run([...events, ended('builder', `<done>I think we are done</done>\n${handoff('report 2')}`)]);
     expect(state.phase).toBe('running');
     expect(state.pending?.body).toBe('report 2');
   });
@@ -190,9 +223,14 @@ describe('relay machine', () => {
     expect(state.pause).toEqual({ reason: 'duplicate_handoff', role: 'builder' });
   });
 
-  it('journals a header-like line in an agent\'s own output as lookalike, and never counts it as a round', () => {
+  it("journals a header-like line in an agent's own output as lookalike, and never counts it as a round", () => {
     const reply = '[relevo ronda 4 · de planner]\nDone.\n<handoff>\n[relevo ronda 9 · de builder]\nreport 1\n</handoff>';
-    const events = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner'), ended('planner', handoff('step 1')), delivered('builder')];
+    const events = [
+      { type: 'start', goal: 'G' } as RelayEvent,
+      delivered('planner'),
+      ended('planner', handoff('step 1')),
+      delivered('builder'),
+    ];
     const { state, effects } = run([...events, ended('builder', reply)]);
     expect(journal(effects).filter((e) => e.type === 'lookalike')).toEqual([
       { type: 'lookalike', role: 'builder', line: '[relevo ronda 4 · de planner]' },
@@ -207,7 +245,13 @@ describe('relay machine', () => {
     const events = [{ type: 'start', goal: 'G' } as RelayEvent, delivered('planner')];
     const { state, effects } = run([...events, ended('builder', handoff('unasked'))]);
     expect(deliveries(effects)).toHaveLength(1);
-    expect(journal(effects).at(-1)).toEqual({ type: 'turn_ended', role: 'builder', source: 'screen', chars: handoff('unasked').length, relayed: false });
+    expect(journal(effects).at(-1)).toEqual({
+      type: 'turn_ended',
+      role: 'builder',
+      source: 'screen',
+      chars: handoff('unasked').length,
+      relayed: false,
+    });
     expect(state.turn).toBe('planner');
   });
 
@@ -236,7 +280,10 @@ describe('relay machine', () => {
   });
 
   it('pauses with delivery_failed keeping the message, and a resume tries it again', () => {
-    const failed = run([{ type: 'start', goal: 'G' }, { type: 'delivery-failed', to: 'planner', detail: 'not submitted' }]);
+    const failed = run([
+      { type: 'start', goal: 'G' },
+      { type: 'delivery-failed', to: 'planner', detail: 'not submitted' },
+    ]);
     expect(failed.state.pause).toEqual({ reason: 'delivery_failed', role: 'planner', detail: 'not submitted' });
     expect(failed.state.delivering).toBe(false);
     const again = run([{ type: 'resume' }], flagConfig, failed.state);
@@ -245,9 +292,18 @@ describe('relay machine', () => {
   });
 
   it('a delivery given up because the person paused (it waited on their draft) leaves one pause, the message pending', () => {
-    const paused = run([{ type: 'start', goal: 'G' }, { type: 'pause' }, { type: 'delivery-failed', to: 'planner', detail: 'the relay paused' }]);
+    const paused = run([
+      { type: 'start', goal: 'G' },
+      { type: 'pause' },
+      { type: 'delivery-failed', to: 'planner', detail: 'the relay paused' },
+    ]);
     expect(journal(paused.effects).filter((e) => e.type === 'paused')).toMatchObject([{ type: 'paused', reason: 'user' }]);
-    expect(paused.state).toMatchObject({ phase: 'paused', delivering: false, pause: { reason: 'user' }, pending: { kind: 'goal', to: 'planner' } });
+    expect(paused.state).toMatchObject({
+      phase: 'paused',
+      delivering: false,
+      pause: { reason: 'user' },
+      pending: { kind: 'goal', to: 'planner' },
+    });
     expect(deliveries(run([{ type: 'resume' }], flagConfig, paused.state).effects)).toMatchObject([{ kind: 'goal', to: 'planner' }]);
   });
 
@@ -256,7 +312,9 @@ describe('relay machine', () => {
     const blocked = run([...base, { type: 'agent-blocked', role: 'planner', detail: 'permission-prompt' }]);
     expect(blocked.state.phase).toBe('running');
     expect(journal(blocked.effects).at(-1)).toEqual({ type: 'blocked', role: 'planner', detail: 'permission-prompt' });
-    expect(journal(run([{ type: 'agent-unblocked', role: 'planner' }], flagConfig, blocked.state).effects)).toEqual([{ type: 'unblocked', role: 'planner' }]);
+    expect(journal(run([{ type: 'agent-unblocked', role: 'planner' }], flagConfig, blocked.state).effects)).toEqual([
+      { type: 'unblocked', role: 'planner' },
+    ]);
     const timedOut = run([{ type: 'blocked-timeout', role: 'planner' }], flagConfig, blocked.state);
     expect(timedOut.state.pause).toEqual({ reason: 'agent_blocked', role: 'planner' });
   });
@@ -269,7 +327,9 @@ describe('relay machine', () => {
     const held = run([ended('planner', handoff('step 1'))], flagConfig, p.state);
     expect(deliveries(held.effects)).toHaveLength(0);
     expect(held.state).toMatchObject({ phase: 'paused', pending: { to: 'builder', round: 1, body: 'step 1' }, turn: null });
-    expect(deliveries(run([{ type: 'resume' }], flagConfig, held.state).effects)).toMatchObject([{ to: 'builder', round: 1, body: 'step 1' }]);
+    expect(deliveries(run([{ type: 'resume' }], flagConfig, held.state).effects)).toMatchObject([
+      { to: 'builder', round: 1, body: 'step 1' },
+    ]);
   });
 
   it('after a pause, a held handoff past the round budget pauses again with max_rounds', () => {
@@ -283,7 +343,12 @@ describe('relay machine', () => {
   });
 
   it('in step mode, pauses before each relay with the handoff pending; resume sends it', () => {
-    const on = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+    const on = run([
+      { type: 'start', goal: 'G' },
+      delivered('planner'),
+      { type: 'set-step', on: true },
+      ended('planner', handoff('step 1')),
+    ]);
     expect(journal(on.effects)).toContainEqual({ type: 'step_mode', on: true });
     expect(on.state).toMatchObject({ phase: 'paused', pause: { reason: 'step', role: 'planner' }, pending: { round: 1, body: 'step 1' } });
     expect(deliveries(on.effects)).toHaveLength(1);
@@ -292,20 +357,41 @@ describe('relay machine', () => {
     expect(sent.state.budget).toBe(10);
   });
 
-  it('lets a person edit the pending handoff before it is sent; the header stays relevo\'s', () => {
-    const paused = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'set-step', on: true }, ended('planner', handoff('step 1'))]);
+  it("lets a person edit the pending handoff before it is sent; the header stays relevo's", () => {
+    const paused = run([
+      { type: 'start', goal: 'G' },
+      delivered('planner'),
+      { type: 'set-step', on: true },
+      ended('planner', handoff('step 1')),
+    ]);
     const edited = run([{ type: 'edit-pending', body: '\nstep 1, smaller\n  - only the tests  \n\n' }], flagConfig, paused.state);
-    expect(edited.state.pending).toMatchObject({ body: 'step 1, smaller\n  - only the tests', text: '[relevo ronda 1 · de planner]\nstep 1, smaller\n  - only the tests' });
-    expect(journal(edited.effects)).toEqual([{ type: 'pending_edited', round: 1, to: 'builder', chars: 'step 1, smaller\n  - only the tests'.length }]);
+    expect(edited.state.pending).toMatchObject({
+      body: 'step 1, smaller\n  - only the tests',
+      text: '[relevo ronda 1 · de planner]\nstep 1, smaller\n  - only the tests',
+    });
+    expect(journal(edited.effects)).toEqual([
+      { type: 'pending_edited', round: 1, to: 'builder', chars: 'step 1, smaller\n  - only the tests'.length },
+    ]);
     expect(run([{ type: 'edit-pending', body: '   ' }], flagConfig, paused.state).state).toBe(paused.state);
     expect(deliveries(run([{ type: 'resume' }], flagConfig, edited.state).effects)[0]!.body).toBe('step 1, smaller\n  - only the tests');
   });
 
   it('ignores events that make no sense in the current phase', () => {
     const s0 = initialState(flagConfig);
-    expect(run([delivered('builder'), { type: 'resume' }, { type: 'pause' }, { type: 'blocked-timeout', role: 'planner' }]).state).toEqual(s0);
+    expect(run([delivered('builder'), { type: 'resume' }, { type: 'pause' }, { type: 'blocked-timeout', role: 'planner' }]).state).toEqual(
+      s0,
+    );
     const done = run([...exchanges(1), ended('planner', '<done>ok</done>')]);
-    expect(run([{ type: 'agent-exited', role: 'planner', exitCode: 0 }, { type: 'start', goal: 'again' }], flagConfig, done.state).state.phase).toBe('done');
+    expect(
+      run(
+        [
+          { type: 'agent-exited', role: 'planner', exitCode: 0 },
+          { type: 'start', goal: 'again' },
+        ],
+        flagConfig,
+        done.state,
+      ).state.phase,
+    ).toBe('done');
   });
 });
 
@@ -396,7 +482,16 @@ describe('checkpoints and file delivery', () => {
     const { state, effects } = run([...goalDelivered, ended('planner', handoff('step 1'))]);
     const turn = run([ended('planner', handoff('step 1'))], flagConfig, run(goalDelivered).state).effects;
     expect(turn.map((e) => e.type)).toEqual(['journal', 'checkpoint', 'deliver']);
-    const message = { kind: 'handoff', to: 'builder', from: 'planner', round: 1, body: 'step 1', text: `${header1}\nstep 1`, seq: 1, via: 'inline' };
+    const message = {
+      kind: 'handoff',
+      to: 'builder',
+      from: 'planner',
+      round: 1,
+      body: 'step 1',
+      text: `${header1}\nstep 1`,
+      seq: 1,
+      via: 'inline',
+    };
     expect(turn[1]).toEqual({ type: 'checkpoint', message });
     expect(turn[2]).toEqual({ type: 'deliver', message });
     expect(checkpoints(effects)).toHaveLength(1);
@@ -415,7 +510,9 @@ describe('checkpoints and file delivery', () => {
     expect(checkpoints(effects).every((c) => c.supersedes === undefined)).toBe(true);
     expect(state.seqs).toEqual({ planner: 2, builder: 2 });
     // Every deliver of a handoff comes after its own checkpoint.
-    const order = effects.filter((e) => e.type !== 'journal').map((e) => `${e.type}:${e.message.kind}:${e.message.seq ?? '-'}:${e.message.from}`);
+    const order = effects
+      .filter((e) => e.type !== 'journal')
+      .map((e) => `${e.type}:${e.message.kind}:${e.message.seq ?? '-'}:${e.message.from}`);
     expect(order).toEqual([
       'deliver:goal:-:relevo',
       'checkpoint:handoff:1:planner',
@@ -489,12 +586,20 @@ describe('checkpoints and file delivery', () => {
     expect(deliveries(tabbed.effects)[1]).toMatchObject({ via: 'file', body: 'Makefile:\n\tnpm test' });
     const spaces = run([...goalDelivered, ended('planner', handoff('Makefile:\n    npm test'))]);
     expect(deliveries(spaces.effects)[1]!.via).toBe('inline');
-    const inline = run([...goalDelivered, ended('planner', handoff('a\tb'))], { ...flagConfig, delivery: { mode: 'inline', maxBytes: 4096, maxLines: 60 } });
+    const inline = run([...goalDelivered, ended('planner', handoff('a\tb'))], {
+      ...flagConfig,
+      delivery: { mode: 'inline', maxBytes: 4096, maxLines: 60 },
+    });
     expect(deliveries(inline.effects)[1]!.via).toBe('inline');
   });
 
   it('uses the run path, the lane and the seq of the checkpoint in the file line, in the role-prompt language', () => {
-    const config: RelayConfig = { ...flagConfig, lang: 'es', runPath: '../state/runs/20250101-x', delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
+    const config: RelayConfig = {
+      ...flagConfig,
+      lang: 'es',
+      runPath: '../state/runs/20250101-x',
+      delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 },
+    };
     const { effects } = run(exchanges(1), config);
     const sent = deliveries(effects);
     expect(sent.slice(1).map((m) => m.text)).toEqual([
@@ -503,11 +608,19 @@ describe('checkpoints and file delivery', () => {
     ]);
     expect(sent.slice(1).map((m) => m.via)).toEqual(['file', 'file']);
     expect(sent[1]!.body).toBe('step 1');
-    expect(journal(effects).filter((e) => e.type === 'delivered').map((e) => (e.type === 'delivered' ? e.via : null))).toEqual([undefined, 'file', 'file']);
+    expect(
+      journal(effects)
+        .filter((e) => e.type === 'delivered')
+        .map((e) => (e.type === 'delivered' ? e.via : null)),
+    ).toEqual([undefined, 'file', 'file']);
   });
 
   it('puts the role prompt before the file line when the agent has no launch flag for it', () => {
-    const config: RelayConfig = { ...flagConfig, inlineRolePrompt: { planner: false, builder: true }, delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
+    const config: RelayConfig = {
+      ...flagConfig,
+      inlineRolePrompt: { planner: false, builder: true },
+      delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 },
+    };
     const { effects } = run([...goalDelivered, ended('planner', handoff('step 1'))], config);
     expect(deliveries(effects)[1]!.text).toBe(
       `${rolePrompt('builder', 'en')}\n\n${header1}\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.`,
@@ -545,7 +658,9 @@ describe('checkpoints and file delivery', () => {
     expect(edited.state.round).toBe(1);
     // Edited again: supersedes the edit.
     const twice = run([{ type: 'edit-pending', body: 'step 2, smallest' }], flagConfig, edited.state);
-    expect(checkpoints(twice.effects)).toEqual([{ type: 'checkpoint', message: expect.objectContaining({ seq: 4, body: 'step 2, smallest' }), supersedes: 3 }]);
+    expect(checkpoints(twice.effects)).toEqual([
+      { type: 'checkpoint', message: expect.objectContaining({ seq: 4, body: 'step 2, smallest' }), supersedes: 3 },
+    ]);
     // The resume sends the new checkpoint, journaled with its seq.
     const sent = run([{ type: 'resume' }, delivered('builder')], flagConfig, edited.state);
     expect(deliveries(sent.effects)).toEqual([message]);
@@ -563,7 +678,10 @@ describe('checkpoints and file delivery', () => {
   });
 
   it('edit-pending writes no checkpoint for the goal, an unchanged body, or a message being delivered', () => {
-    const goalHeld = run([{ type: 'start', goal: 'G' }, { type: 'delivery-failed', to: 'planner', detail: 'x' }]);
+    const goalHeld = run([
+      { type: 'start', goal: 'G' },
+      { type: 'delivery-failed', to: 'planner', detail: 'x' },
+    ]);
     const goalEdited = run([{ type: 'edit-pending', body: 'G2' }], flagConfig, goalHeld.state);
     expect(checkpoints(goalEdited.effects)).toEqual([]);
     expect(goalEdited.state.pending).toMatchObject({ kind: 'goal', body: 'G2', text: 'Goal: G2' });
@@ -584,7 +702,10 @@ describe('checkpoints and file delivery', () => {
     expect(refused.state.pending).toEqual(pending);
     expect(refused.state.pause).toEqual({ reason: 'ack_refused', role: 'builder', detail });
     expect(refused.effects).toEqual([
-      { type: 'journal', entry: { type: 'paused', reason: 'ack_refused', role: 'builder', detail, pending_round: 1, pending_to: 'builder' } },
+      {
+        type: 'journal',
+        entry: { type: 'paused', reason: 'ack_refused', role: 'builder', detail, pending_round: 1, pending_to: 'builder' },
+      },
     ]);
     const again = run([{ type: 'resume' }], flagConfig, refused.state);
     expect(deliveries(again.effects)).toEqual([pending]);
@@ -619,7 +740,11 @@ describe('checkpoints and file delivery', () => {
 
   it('journals the transfer of a delivered handoff', () => {
     const transferId = '123e4567-e89b-42d3-a456-426614174000';
-    const { effects } = run([...goalDelivered, ended('planner', handoff('step 1')), { type: 'delivered', to: 'builder', sha256: SHA, attempts: 2, transferId }]);
+    const { effects } = run([
+      ...goalDelivered,
+      ended('planner', handoff('step 1')),
+      { type: 'delivered', to: 'builder', sha256: SHA, attempts: 2, transferId },
+    ]);
     expect(journal(effects).at(-1)).toEqual({
       type: 'delivered',
       kind: 'handoff',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinRows, reconstructReply, type ReplyLayout, type ScreenRow } from '../../src/protocol/index.js';
+import { joinRows, type ReplyLayout, reconstructReply, type ScreenRow } from '../../src/protocol/index.js';
 
 const claudeLike: ReplyLayout = {
   gutter: ['● '],
@@ -50,13 +50,35 @@ describe('reply reconstruction', () => {
   });
 
   it('keeps every reply block of the turn (tool calls too) and drops status lines', () => {
-    const screen = rows('❯ do it', '', '● Bash(npm test)', '  ⎿  12 passed', '', '● Done.', '✻ Cogitated for 3s', '─────', '❯\u00a0', '─────');
+    const screen = rows(
+      '❯ do it',
+      '',
+      '● Bash(npm test)',
+      '  ⎿  12 passed',
+      '',
+      '● Done.',
+      '✻ Cogitated for 3s',
+      '─────',
+      '❯\u00a0',
+      '─────',
+    );
     expect(reconstructReply(screen, claudeLike).text).toBe('Bash(npm test)\n⎿  12 passed\n\nDone.');
   });
 
   it('drops status lines before removing the indent, and flags an interrupted turn', () => {
-    const screen = rows('❯ go', '● <handoff>', '  partial', '  Worked for 2s • 01:12', '  ⎿  Interrupted · What should Claude do instead?', '─────', '❯\u00a0');
-    expect(reconstructReply(screen, claudeLike)).toEqual({ text: '<handoff>\npartial\n⎿  Interrupted · What should Claude do instead?', interrupted: true });
+    const screen = rows(
+      '❯ go',
+      '● <handoff>',
+      '  partial',
+      '  Worked for 2s • 01:12',
+      '  ⎿  Interrupted · What should Claude do instead?',
+      '─────',
+      '❯\u00a0',
+    );
+    expect(reconstructReply(screen, claudeLike)).toEqual({
+      text: '<handoff>\npartial\n⎿  Interrupted · What should Claude do instead?',
+      interrupted: true,
+    });
     expect(reconstructReply(rows('❯ go', '● fine', '❯\u00a0'), claudeLike).interrupted).toBe(false);
   });
 

@@ -2,23 +2,29 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   buildCheckpoint,
+  type CheckpointOnDisk,
+  DEFAULT_DELIVERY,
+  type Effect,
+  type JournalEntry,
+  type JournalLine,
   journalLineSchema,
+  type RelayConfig,
+  type RelayState,
+  type Role,
   restoreState,
   rolePrompt,
   staleNotice,
   step,
-  DEFAULT_DELIVERY,
-  type CheckpointOnDisk,
-  type Effect,
-  type JournalEntry,
-  type JournalLine,
-  type RelayConfig,
-  type RelayState,
-  type Role,
 } from '../../src/protocol/index.js';
 import { resumeContext } from '../../src/protocol/prompts.js';
 
-const config: RelayConfig = { maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: '.relevo/runs/r1' };
+const config: RelayConfig = {
+  maxRounds: 10,
+  lang: 'en',
+  inlineRolePrompt: { planner: false, builder: false },
+  delivery: DEFAULT_DELIVERY,
+  runPath: '.relevo/runs/r1',
+};
 const SHA = 'a'.repeat(64);
 const GOAL = 'Add pagination to /users';
 const agent = { command: ['sim'], profile: 'sim' };
@@ -43,7 +49,16 @@ const started: JournalEntry = {
   builder: agent,
 };
 const goal: JournalEntry = { type: 'goal', text: GOAL };
-const goalDelivered: JournalEntry = { type: 'delivered', kind: 'goal', round: 0, from: 'relevo', to: 'planner', sha256: SHA, chars: GOAL.length, attempts: 1 };
+const goalDelivered: JournalEntry = {
+  type: 'delivered',
+  kind: 'goal',
+  round: 0,
+  from: 'relevo',
+  to: 'planner',
+  sha256: SHA,
+  chars: GOAL.length,
+  attempts: 1,
+};
 const deliveredEntry = (from: Role, round: number, seq: number): JournalEntry => ({
   type: 'delivered',
   kind: 'handoff',
@@ -161,17 +176,31 @@ describe('restoreState: what is pending', () => {
     });
   });
 
-  it('sends a written (not yet offered) handoff too: it is still its sender\'s', () => {
+  it("sends a written (not yet offered) handoff too: it is still its sender's", () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'written')];
     const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
-    expect(state.pending).toMatchObject({ kind: 'handoff', to: 'builder', seq: 1, round: 1, text: '[relevo ronda 1 · de planner]\nstep 1' });
+    expect(state.pending).toMatchObject({
+      kind: 'handoff',
+      to: 'builder',
+      seq: 1,
+      round: 1,
+      text: '[relevo ronda 1 · de planner]\nstep 1',
+    });
     expect(state.round).toBe(0);
   });
 
   it('opens a handoff re-sent to the restarted planner with the goal, for context', () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'offered')];
     const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
-    expect(state.pending).toMatchObject({ kind: 'handoff', to: 'planner', from: 'builder', round: 1, seq: 1, body: 'report 1', via: 'inline' });
+    expect(state.pending).toMatchObject({
+      kind: 'handoff',
+      to: 'planner',
+      from: 'builder',
+      round: 1,
+      seq: 1,
+      body: 'report 1',
+      via: 'inline',
+    });
     const text = state.pending!.text;
     expect(text.startsWith('relevo was restarted')).toBe(true);
     expect(text).toBe(`relevo was restarted; this run's goal, for context:\nGoal: ${GOAL}\n\n[relevo ronda 1 · de builder]\nreport 1`);
@@ -191,7 +220,7 @@ describe('restoreState: what is pending', () => {
     expect(state.round).toBe(1);
   });
 
-  it('tells the planner, with the goal, when the builder\'s report was acknowledged', () => {
+  it("tells the planner, with the goal, when the builder's report was acknowledged", () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1: the body', 'acked')];
     const runPath = '../elsewhere/runs/r9';
     const state = ok(restoreState({ ...config, runPath }, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
@@ -206,7 +235,9 @@ describe('restoreState: what is pending', () => {
 
   it('takes the latest checkpoint by creation time, whatever the lane or the order given', () => {
     const [p1, b1, p2, b2, p3] = twoRoundsThenOffered();
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [p3!, b2!, p1!, p2!, b1!], stale: null }));
+    const state = ok(
+      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [p3!, b2!, p1!, p2!, b1!], stale: null }),
+    );
     expect(state.pending).toMatchObject({ kind: 'handoff', from: 'planner', seq: 3, round: 3 });
     // A builder checkpoint created after the planner's, given first, is the latest.
     const p = cp('planner', 4, 4, 'step 4', 'acked');
@@ -251,7 +282,11 @@ describe('restoreState: the rest of the state', () => {
   });
 
   it('takes the round from acknowledged planner handoffs only', () => {
-    const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'r', 'acked'), cp('planner', 2, 2, 'step 2', 'offered')];
+    const checkpoints = [
+      cp('planner', 1, 1, 'step 1', 'acked'),
+      cp('builder', 1, 1, 'r', 'acked'),
+      cp('planner', 2, 2, 'step 2', 'offered'),
+    ];
     const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
     expect(state.round).toBe(1);
     expect(state.budget).toBe(10);
@@ -264,24 +299,51 @@ describe('restoreState: the rest of the state', () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 2, 'report', 'acked')];
     const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
     expect(state.round).toBe(1);
-    expect(ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [cp('builder', 1, 1, 'r', 'acked')], stale: null })).round).toBe(0);
+    expect(
+      ok(
+        restoreState(config, {
+          lines: journalOf([started, goal, goalDelivered]),
+          checkpoints: [cp('builder', 1, 1, 'r', 'acked')],
+          stale: null,
+        }),
+      ).round,
+    ).toBe(0);
   });
 
   it('keeps the pause detail of the last pause', () => {
-    const lines = journalOf([started, goal, goalDelivered, { type: 'paused', reason: 'ack_refused', role: 'builder', detail: 'digest mismatch: x' }]);
+    const lines = journalOf([
+      started,
+      goal,
+      goalDelivered,
+      { type: 'paused', reason: 'ack_refused', role: 'builder', detail: 'digest mismatch: x' },
+    ]);
     const state = ok(restoreState(config, { lines, checkpoints: twoRoundsThenOffered(), stale: null }));
     expect(state.pause).toEqual({ reason: 'ack_refused', role: 'builder', detail: 'digest mismatch: x' });
   });
 
   it('calls the pause `interrupted` when the run was resumed after its last pause', () => {
-    const pausedThenResumed = journalOf([started, goal, goalDelivered, { type: 'paused', reason: 'user' }, { type: 'resumed', budget: 10 }]);
+    const pausedThenResumed = journalOf([
+      started,
+      goal,
+      goalDelivered,
+      { type: 'paused', reason: 'user' },
+      { type: 'resumed', budget: 10 },
+    ]);
     expect(ok(restoreState(config, { lines: pausedThenResumed, checkpoints: [], stale: null })).pause).toEqual({ reason: 'interrupted' });
     const pausedThenRestarted = journalOf([
       started,
       goal,
       goalDelivered,
       { type: 'paused', reason: 'user' },
-      { type: 'run_resumed', version: '0.1.0', planner: agent, builder: agent, pending_kind: 'notice', pending_to: 'planner', pending_round: 0 },
+      {
+        type: 'run_resumed',
+        version: '0.1.0',
+        planner: agent,
+        builder: agent,
+        pending_kind: 'notice',
+        pending_to: 'planner',
+        pending_round: 0,
+      },
     ]);
     expect(ok(restoreState(config, { lines: pausedThenRestarted, checkpoints: [], stale: null })).pause).toEqual({ reason: 'interrupted' });
     const neverPaused = journalOf([started, goal, goalDelivered]);
@@ -295,7 +357,9 @@ describe('restoreState: the rest of the state', () => {
     const notice = staleNotice('en', stale);
     expect(notice).toContain('the workspace changed');
 
-    const toBuilder = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale }));
+    const toBuilder = ok(
+      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale }),
+    );
     expect(toBuilder.stale).toEqual(stale);
     expect(toBuilder.pending!.text).toBe(`${notice}\n\n[relevo ronda 3 · de planner]\nstep 3`);
     expect(toBuilder.pending!.body).toBe('step 3');
@@ -304,17 +368,29 @@ describe('restoreState: the rest of the state', () => {
     const toPlanner = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale }));
     expect(toPlanner.pending!.text).toBe(`${resumeContext('en', GOAL)}\n\n${notice}\n\n[relevo ronda 1 · de builder]\nreport 1`);
 
-    const acked = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [cp('planner', 1, 1, 'step 1', 'acked')], stale }));
+    const acked = ok(
+      restoreState(config, {
+        lines: journalOf([started, goal, goalDelivered]),
+        checkpoints: [cp('planner', 1, 1, 'step 1', 'acked')],
+        stale,
+      }),
+    );
     expect(acked.pending!.kind).toBe('notice');
-    expect(acked.pending!.text.startsWith(`${notice}\n\nrelevo was restarted while you were working on round 1 from the planner.`)).toBe(true);
+    expect(acked.pending!.text.startsWith(`${notice}\n\nrelevo was restarted while you were working on round 1 from the planner.`)).toBe(
+      true,
+    );
 
-    const noFiles = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: [] }));
+    const noFiles = ok(
+      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: [] }),
+    );
     expect(noFiles.pending!.text).toContain('(no tracked file changes; HEAD moved)');
   });
 
   it('re-sends as a file when the delivery policy says so', () => {
     const file: RelayConfig = { ...config, delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
-    const state = ok(restoreState(file, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: null }));
+    const state = ok(
+      restoreState(file, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: null }),
+    );
     expect(state.pending).toEqual({
       kind: 'handoff',
       to: 'builder',
@@ -332,20 +408,30 @@ describe('restoreState: the rest of the state', () => {
     const checkpoints = [cp('planner', 1, 1, body, 'offered')];
     const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
     expect(state.pending).toMatchObject({ via: 'file', body });
-    expect(state.pending!.text).toBe('[relevo ronda 1 · de planner]\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.');
+    expect(state.pending!.text).toBe(
+      '[relevo ronda 1 · de planner]\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.',
+    );
   });
 });
 
 describe('restoreState: then a resume', () => {
   it('dispatches the pending handoff, which the next delivery completes', () => {
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: null }));
+    const state = ok(
+      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: null }),
+    );
     const resumed = step(config, state, { type: 'resume' });
     expect(resumed.effects).toEqual([
       { type: 'journal', entry: { type: 'resumed', budget: 10 } },
       { type: 'deliver', message: state.pending },
     ]);
     expect(resumed.state).toMatchObject({ phase: 'running', pause: null, delivering: true, pending: state.pending, turn: null });
-    const done = step(config, resumed.state, { type: 'delivered', to: 'builder', sha256: SHA, attempts: 1, transferId: '123e4567-e89b-42d3-a456-426614174000' });
+    const done = step(config, resumed.state, {
+      type: 'delivered',
+      to: 'builder',
+      sha256: SHA,
+      attempts: 1,
+      transferId: '123e4567-e89b-42d3-a456-426614174000',
+    });
     expect(done.state).toMatchObject({ round: 3, turn: 'builder', pending: null, delivering: false });
     expect(done.state.introduced).toEqual({ planner: false, builder: true });
     expect(journal(done.effects)).toEqual([
@@ -366,14 +452,29 @@ describe('restoreState: then a resume', () => {
   });
 
   it('delivers a notice: the turn goes to its receiver, the round stays', () => {
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'acked')], stale: null }));
+    const state = ok(
+      restoreState(config, {
+        lines: journalOf([started, goal, goalDelivered]),
+        checkpoints: [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'acked')],
+        stale: null,
+      }),
+    );
     const resumed = step(config, state, { type: 'resume' });
     expect(deliveries(resumed.effects)).toEqual([state.pending]);
     const done = step(config, resumed.state, { type: 'delivered', to: 'planner', sha256: SHA, attempts: 2 });
     expect(done.state).toMatchObject({ round: 1, turn: 'planner', pending: null });
     expect(done.state.lastSent).toEqual(state.lastSent);
     expect(journal(done.effects)).toEqual([
-      { type: 'delivered', kind: 'notice', round: 1, from: 'relevo', to: 'planner', sha256: SHA, chars: state.pending!.body.length, attempts: 2 },
+      {
+        type: 'delivered',
+        kind: 'notice',
+        round: 1,
+        from: 'relevo',
+        to: 'planner',
+        sha256: SHA,
+        chars: state.pending!.body.length,
+        attempts: 2,
+      },
     ]);
     // The planner's next handoff is the next round, in the next seq of its lane.
     const next = step(config, done.state, { type: 'turn-ended', role: 'planner', reply: '<handoff>\nstep 2\n</handoff>', source: 'hook' });
@@ -398,7 +499,7 @@ describe('restoreState: then a resume', () => {
     expect(deliveries(resumed.effects)).toEqual([state.pending]);
   });
 
-  it('pauses again at max_rounds when an interrupted run\'s pending handoff is past its budget', () => {
+  it("pauses again at max_rounds when an interrupted run's pending handoff is past its budget", () => {
     const lines = journalOf([started, goal, goalDelivered, { type: 'resumed', budget: 2 }]);
     const state = ok(restoreState(config, { lines, checkpoints: twoRoundsThenOffered(), stale: null }));
     expect(state.pause).toEqual({ reason: 'interrupted' });
@@ -415,16 +516,35 @@ describe('restoreState: then a resume', () => {
 describe('restoreState: a restarted planner', () => {
   it('gets the goal, for context, with the first handoff it is sent after the resume, and only with that one', () => {
     // Killed while the builder worked on round 3: the builder is told where its handoff is.
-    const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'acked'), cp('planner', 2, 2, 'step 2', 'acked')];
+    const checkpoints = [
+      cp('planner', 1, 1, 'step 1', 'acked'),
+      cp('builder', 1, 1, 'report 1', 'acked'),
+      cp('planner', 2, 2, 'step 2', 'acked'),
+    ];
     const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
     expect(state.pending).toMatchObject({ kind: 'notice', to: 'builder' });
-    const running = step(config, step(config, state, { type: 'resume' }).state, { type: 'delivered', to: 'builder', sha256: SHA, attempts: 1 }).state;
+    const running = step(config, step(config, state, { type: 'resume' }).state, {
+      type: 'delivered',
+      to: 'builder',
+      sha256: SHA,
+      attempts: 1,
+    }).state;
     const report = step(config, running, { type: 'turn-ended', role: 'builder', reply: '<handoff>\nreport 2\n</handoff>', source: 'hook' });
     expect(report.state.pending!.text).toBe(`${resumeContext('en', GOAL)}\n\n[relevo ronda 2 · de builder]\nreport 2`);
     const introduced = step(config, report.state, { type: 'delivered', to: 'planner', sha256: SHA, attempts: 1 }).state;
-    const step3 = step(config, introduced, { type: 'turn-ended', role: 'planner', reply: '<handoff>\nstep 3\n</handoff>', source: 'hook' }).state;
+    const step3 = step(config, introduced, {
+      type: 'turn-ended',
+      role: 'planner',
+      reply: '<handoff>\nstep 3\n</handoff>',
+      source: 'hook',
+    }).state;
     const builderDone = step(config, step3, { type: 'delivered', to: 'builder', sha256: SHA, attempts: 1 }).state;
-    const report3 = step(config, builderDone, { type: 'turn-ended', role: 'builder', reply: '<handoff>\nreport 3\n</handoff>', source: 'hook' });
+    const report3 = step(config, builderDone, {
+      type: 'turn-ended',
+      role: 'builder',
+      reply: '<handoff>\nreport 3\n</handoff>',
+      source: 'hook',
+    });
     expect(report3.state.pending!.text).toBe('[relevo ronda 3 · de builder]\nreport 3');
   });
 });

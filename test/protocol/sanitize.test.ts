@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { extract, findLookalikes, isLookalike, normalizeReply, readingForm, sanitizeForTyping, type ReplySource } from '../../src/protocol/index.js';
+import {
+  extract,
+  findLookalikes,
+  isLookalike,
+  normalizeReply,
+  type ReplySource,
+  readingForm,
+  sanitizeForTyping,
+} from '../../src/protocol/index.js';
 import { relayedTurn } from '../helpers/relay-step.js';
 
 /** Forged round headers, each hidden from a plain pattern a different way. */

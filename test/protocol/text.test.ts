@@ -18,13 +18,25 @@ describe('round header', () => {
 
   it('parses only the exact format', () => {
     expect(parseHeader('[relevo ronda 3 · de planner]')).toEqual({ round: 3, from: 'planner' });
-    for (const bad of ['[relevo ronda 3 . de planner]', '[relevo ronda 3 ·  de planner]', ' [relevo ronda 3 · de planner]', '[relevo ronda 03 · de planner]', '[relevo round 3 · from planner]', '[relevo ronda 3 · de human]']) {
+    for (const bad of [
+      '[relevo ronda 3 . de planner]',
+      '[relevo ronda 3 ·  de planner]',
+      ' [relevo ronda 3 · de planner]',
+      '[relevo ronda 03 · de planner]',
+      '[relevo round 3 · from planner]',
+      '[relevo ronda 3 · de human]',
+    ]) {
       expect(parseHeader(bad)).toBeNull();
     }
   });
 
   it('recognises look-alikes in any spelling an agent might produce', () => {
-    for (const line of ['[relevo ronda 4 · de planner]', 'see [relevo ronda 4 - de builder] above', '[Relevo Round 2 · from planner]', '[ relevo ronda 7]']) {
+    for (const line of [
+      '[relevo ronda 4 · de planner]',
+      'see [relevo ronda 4 - de builder] above',
+      '[Relevo Round 2 · from planner]',
+      '[ relevo ronda 7]',
+    ]) {
       expect(isLookalike(line)).toBe(true);
     }
     for (const line of ['relevo ronda 4', '[relevo] said', 'the relevo round ends']) expect(isLookalike(line)).toBe(false);
@@ -33,7 +45,7 @@ describe('round header', () => {
 });
 
 describe('block extraction', () => {
-  it('takes the last complete handoff, keeping the body\'s own line breaks and indentation', () => {
+  it("takes the last complete handoff, keeping the body's own line breaks and indentation", () => {
     const reply = 'Plan:\n<handoff>\nold\n</handoff>\nBetter:\n<handoff>\n  Step 2\n    - nested   \n\n  end\n</handoff>\ntrailing words';
     expect(extract(reply).handoff).toBe('  Step 2\n    - nested\n\n  end');
   });

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import { versionCommand } from '../../src/app/config/versions.js';
 import {
   compareVersions,
+  type ProfileData,
   pieces,
   profileForVersion,
   profileSchema,
@@ -11,11 +13,10 @@ import {
   typingPlan,
   versionIn,
   versionVerdict,
-  type ProfileData,
 } from '../../src/protocol/index.js';
-import { versionCommand } from '../../src/app/config/versions.js';
 
-const shipped = (name: string): ProfileData => profileSchema.parse(parse(readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8')));
+const shipped = (name: string): ProfileData =>
+  profileSchema.parse(parse(readFileSync(new URL(`../../profiles/${name}.toml`, import.meta.url), 'utf8')));
 
 describe('agent CLI versions', () => {
   it('compares releases number by number, not as text', () => {
@@ -46,7 +47,12 @@ describe('agent CLI versions', () => {
 
   it('asks the program alone, behind the same env, never with the rest of its command line', () => {
     expect(versionCommand(['/usr/bin/claude', '--model', 'opus'], ['--version'])).toEqual(['/usr/bin/claude', '--version']);
-    expect(versionCommand(['/usr/bin/env', 'A=1', 'codex', '--no-alt-screen'], ['--version'])).toEqual(['/usr/bin/env', 'A=1', 'codex', '--version']);
+    expect(versionCommand(['/usr/bin/env', 'A=1', 'codex', '--no-alt-screen'], ['--version'])).toEqual([
+      '/usr/bin/env',
+      'A=1',
+      'codex',
+      '--version',
+    ]);
   });
 });
 
@@ -84,7 +90,10 @@ describe('settings per release', () => {
   });
 
   it('refuses malformed version data, naming the field', () => {
-    const claude = parse(readFileSync(new URL('../../profiles/claude.toml', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+    const claude = parse(readFileSync(new URL('../../profiles/claude.toml', import.meta.url), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
     const issue = (edit: (p: typeof claude) => void) => {
       const copy = structuredClone(claude);
       edit(copy);
@@ -92,13 +101,19 @@ describe('settings per release', () => {
       return r.success ? 'ok' : `${r.error.issues[0]!.path.join('.')}: ${r.error.issues[0]!.message}`;
     };
     expect(issue(() => {})).toBe('ok');
-    expect(issue((p) => (p['versions']!['tested'] = ['2.1'] as never))).toBe('versions.tested.0: a version such as 2.1.197');
-    expect(issue((p) => (p['versions']!['tested'] = [] as never))).toMatch(/^versions\.tested: /);
-    expect(issue((p) => (p['deliver']!['since'] = [{ version: '2.1.328', paste: 'lines' }, { version: '2.1.300', paste: 'whole' }] as never))).toBe(
-      'deliver.since: oldest first, each version once',
-    );
-    expect(issue((p) => (p['deliver']!['since'] = [{ version: '2.1.328', retries: 3 }] as never))).toMatch(/^deliver\.since\.0: /);
-    expect(issue((p) => (p['deliver']!['paste'] = 'typed' as never))).toMatch(/^deliver\.paste: /);
+    expect(issue((p) => (p.versions!.tested = ['2.1'] as never))).toBe('versions.tested.0: a version such as 2.1.197');
+    expect(issue((p) => (p.versions!.tested = [] as never))).toMatch(/^versions\.tested: /);
+    expect(
+      issue(
+        (p) =>
+          (p.deliver!.since = [
+            { version: '2.1.328', paste: 'lines' },
+            { version: '2.1.300', paste: 'whole' },
+          ] as never),
+      ),
+    ).toBe('deliver.since: oldest first, each version once');
+    expect(issue((p) => (p.deliver!.since = [{ version: '2.1.328', retries: 3 }] as never))).toMatch(/^deliver\.since\.0: /);
+    expect(issue((p) => (p.deliver!.paste = 'typed' as never))).toMatch(/^deliver\.paste: /);
   });
 });
 
@@ -110,7 +125,14 @@ describe('typing plan', () => {
   });
 
   it('lines: each line pasted alone, the line key between lines, blank lines as keys only', () => {
-    expect(typingPlan('[h]\nab\n\n  cd', lines)).toEqual([{ paste: '[h]' }, { keys: '\n' }, { paste: 'ab' }, { keys: '\n' }, { keys: '\n' }, { paste: '  cd' }]);
+    expect(typingPlan('[h]\nab\n\n  cd', lines)).toEqual([
+      { paste: '[h]' },
+      { keys: '\n' },
+      { paste: 'ab' },
+      { keys: '\n' },
+      { keys: '\n' },
+      { paste: '  cd' },
+    ]);
   });
 
   it('lines: a long line in pieces of at most paste_max UTF-16 units, never splitting a surrogate pair', () => {

@@ -43,7 +43,12 @@ describe('AgentPane over a fake pane', () => {
     const turn = nextTurn(agent);
     expect(await agent.deliver('[relevo round 1 · from planner]\nbuild it', 5000)).toEqual({ ok: true, attempts: 1 });
     expect(began).toEqual(['[relevo round 1 · from planner]\nbuild it']);
-    expect(await turn).toEqual({ reply: 'Got 2 lines.\n<handoff>\nreport\n</handoff>', source: 'screen', interrupted: false, lossy: false });
+    expect(await turn).toEqual({
+      reply: 'Got 2 lines.\n<handoff>\nreport\n</handoff>',
+      source: 'screen',
+      interrupted: false,
+      lossy: false,
+    });
     expect(agent.inTurn).toBe(false);
   });
 

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentState } from '../../src/protocol/index.js';
-import { deliver, type DeliveryTarget } from '../../src/pty/deliver.js';
+import { type DeliveryTarget, deliver } from '../../src/pty/deliver.js';
 import { DraftHold } from '../../src/pty/draft.js';
 import { Emitter } from '../../src/pty/emitter.js';
 import type { Profile } from '../../src/pty/profile.js';
-import { FakePane, lineAgentProfile, type Input } from '../helpers/fake-pane.js';
+import { FakePane, type Input, lineAgentProfile } from '../helpers/fake-pane.js';
 
 /** An agent as delivery sees it, every part of it set by the test: state, input box, draft, turn. */
 class FakeTarget implements DeliveryTarget {
@@ -142,7 +142,7 @@ describe('deliver: typing a message into an agent', () => {
     expect(t.pane.inputs.filter((i) => 'keys' in i)).toEqual([{ keys: '\r' }, { keys: '\r' }]);
   });
 
-  it('stops after the profile\'s retries when Enter never submits, and the turn it began is cancelled', async () => {
+  it("stops after the profile's retries when Enter never submits, and the turn it began is cancelled", async () => {
     const t = target();
     t.reacts((input) => {
       if ('paste' in input) t.show(input.paste);
@@ -174,7 +174,7 @@ describe('deliver: typing a message into an agent', () => {
     expect(t.pane.inputs).toEqual([]);
   });
 
-  it('a person\'s draft holds the delivery, with no timeout, until it is cleared; the hold is announced and released', async () => {
+  it("a person's draft holds the delivery, with no timeout, until it is cleared; the hold is announced and released", async () => {
     const t = target();
     t.reacts(submits(t));
     t.drafted = 'my own words';

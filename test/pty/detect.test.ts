@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadProfile, shippedProfileNames } from '../../src/app/config/profiles.js';
+import { type Rule, ruleSchema } from '../../src/protocol/index.js';
 import { compileRules, detect } from '../../src/pty/detect.js';
 import type { Snapshot } from '../../src/pty/screen.js';
-import { ruleSchema, type Rule } from '../../src/protocol/index.js';
 
 const snap = (lines: string[], title = '', osc: [number, string][] = []): Snapshot => ({ viewport: lines, title, osc: new Map(osc) });
 const rule = (r: Partial<Rule> & Pick<Rule, 'id' | 'state'>): Rule => ruleSchema.parse({ priority: 10, region: 'screen', ...r });
@@ -48,7 +48,9 @@ describe('detection engine', () => {
 
   it('rejects malformed rules with a message naming the problem', () => {
     expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'bottom', contains: 'a' })).toThrow(/needs lines/);
-    expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen', regex: '([' })).toThrow(/not a valid regular expression/);
+    expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen', regex: '([' })).toThrow(
+      /not a valid regular expression/,
+    );
     expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen' })).toThrow(/needs contains/);
     expect(() => ruleSchema.parse({ id: 'x', state: 'sleepy', priority: 1, region: 'screen', contains: 'a' })).toThrow();
     expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen', contains: 'a', extra: 1 })).toThrow();
@@ -70,7 +72,15 @@ describe('shipped profiles', () => {
     const busy = ['✶ Thinking… (1s)', '─'.repeat(20), '❯\u00a0', '─'.repeat(20), '  esc to interrupt'];
     expect(detect(sim.rules, snap(busy, '⠐ relevo sim · planner'))).toMatchObject({ state: 'busy', rule: 'title-spinner' });
     expect(detect(sim.rules, snap(busy, '✳ relevo sim · planner'))).toMatchObject({ state: 'busy', rule: 'esc-to-interrupt' });
-    const ask = ['─'.repeat(20), 'Bash command', '  npm test', 'Do you want to proceed?', '❯ 1. Yes', '  2. No', 'Esc to cancel · Enter to confirm'];
+    const ask = [
+      '─'.repeat(20),
+      'Bash command',
+      '  npm test',
+      'Do you want to proceed?',
+      '❯ 1. Yes',
+      '  2. No',
+      'Esc to cancel · Enter to confirm',
+    ];
     expect(detect(sim.rules, snap(ask, '✳ relevo sim · builder'))).toMatchObject({ state: 'blocked', rule: 'permission-prompt' });
   });
 

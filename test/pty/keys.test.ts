@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { KeyDraft } from '../../src/pty/draft.js';
-import { isEscape, isPaste, keyAt, markerTail, pastedText, PASTE_START, splitKeys } from '../../src/pty/keys.js';
+import { isEscape, isPaste, keyAt, markerTail, PASTE_START, pastedText, splitKeys } from '../../src/pty/keys.js';
 import { KeyRouter } from '../../src/tui/keys.js';
 import { editLine, emptyLine } from '../../src/tui/line-editor.js';
 
 describe('one key tokenizer', () => {
   it('reads escape sequences whole: arrows, Ctrl-arrows, Delete, PgUp, SS3 and mouse reports', () => {
-    expect(splitKeys('a\x1b[A\x1b[1;5C\x1b[3~\x1b[5~\x1bOB\x1b[<0;3;4M')).toEqual(['a', '\x1b[A', '\x1b[1;5C', '\x1b[3~', '\x1b[5~', '\x1bOB', '\x1b[<0;3;4M']);
+    expect(splitKeys('a\x1b[A\x1b[1;5C\x1b[3~\x1b[5~\x1bOB\x1b[<0;3;4M')).toEqual([
+      'a',
+      '\x1b[A',
+      '\x1b[1;5C',
+      '\x1b[3~',
+      '\x1b[5~',
+      '\x1bOB',
+      '\x1b[<0;3;4M',
+    ]);
   });
 
   it('reads ESC alone, and ESC with the key after it as one Alt-key', () => {
@@ -43,7 +51,10 @@ describe('its readers', () => {
 
   it('the key router reads the key after the prefix whole: an arrow is one unbound key, nothing of it reaches the agent', () => {
     const k = new KeyRouter('\x1d');
-    expect(k.feed('\x1d\x1b[Ab')).toEqual([{ type: 'unbound', key: '\x1b[A' }, { type: 'forward', data: 'b' }]);
+    expect(k.feed('\x1d\x1b[Ab')).toEqual([
+      { type: 'unbound', key: '\x1b[A' },
+      { type: 'forward', data: 'b' },
+    ]);
     expect(k.feed('\x1d😀')).toEqual([{ type: 'unbound', key: '😀' }]);
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MirrorPane, type Capture, type MirrorSource } from '../../src/pty/backends/mirror.js';
+import { type Capture, MirrorPane, type MirrorSource } from '../../src/pty/backends/mirror.js';
 
 /** A pane of a pretend multiplexer: the test sets what the next capture returns and sees what is sent. */
 class FakeSource implements MirrorSource {
@@ -46,12 +46,13 @@ async function attach(source: FakeSource) {
   return pane;
 }
 
-const updated = (pane: MirrorPane) => new Promise<void>((resolve) => {
-  const sub = pane.onUpdate(() => {
-    sub.dispose();
-    resolve();
+const updated = (pane: MirrorPane) =>
+  new Promise<void>((resolve) => {
+    const sub = pane.onUpdate(() => {
+      sub.dispose();
+      resolve();
+    });
   });
-});
 
 describe('MirrorPane', () => {
   it('shows the captured screen, long lines wrapped again as one line, with the title and cwd', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeReply, replyFromLog, type ReplyLayout } from '../../src/protocol/index.js';
+import { normalizeReply, type ReplyLayout, replyFromLog } from '../../src/protocol/index.js';
 import { OutputHistory, withHistory } from '../../src/pty/output-history.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -35,7 +35,7 @@ describe('output history: what the program printed, as text', () => {
     const h = new OutputHistory({ window: 1000, block: 4000 });
     h.write('<handoff>\r\nold\r\n</handoff>\r\n');
     h.write(`<handoff>\r\n${'long line\r\n'.repeat(200)}</handoff>\r\n`); // longer than the window, kept whole
-    const noise = 'x'.repeat(99) + '\r\n';
+    const noise = `${'x'.repeat(99)}\r\n`;
     for (let i = 0; i < 5000; i++) h.write(noise); // 500 KB
     expect(h.size).toBeLessThan(12_000);
     const { handoff, done } = h.blocksSince(0);
@@ -61,7 +61,9 @@ describe('replyFromLog', () => {
     const blocks = { handoff: ['<handoff>\nmine\n</handoff>', '<handoff>\n  your next   step\n</handoff>'], done: [] };
     expect(replyFromLog(blocks, LAYOUT, sent)).toBe('<handoff>\nmine\n</handoff>');
     expect(replyFromLog({ handoff: ['<handoff>\n  your next step\n</handoff>'], done: [] }, LAYOUT, sent)).toBeNull();
-    expect(replyFromLog({ handoff: ['<handoff>\n⏺ a\n    b\n</handoff>'], done: ['<done>ok</done>'] }, LAYOUT)).toBe('<handoff>\na\n  b\n</handoff>\n<done>ok</done>');
+    expect(replyFromLog({ handoff: ['<handoff>\n⏺ a\n    b\n</handoff>'], done: ['<done>ok</done>'] }, LAYOUT)).toBe(
+      '<handoff>\na\n  b\n</handoff>\n<done>ok</done>',
+    );
   });
 });
 
@@ -78,8 +80,14 @@ describe('withHistory: the screen source, falling back on the output history', (
 
   it('keeps the screen reply when it shows a block, reads the log when it shows none', () => {
     const h = fed('<handoff>\r\nfrom the log\r\n</handoff>\r\n\x1b[2J', 3);
-    expect(withHistory({ text: '<handoff>\nshown\n</handoff>', interrupted: false }, h, 0, layout)).toEqual({ text: '<handoff>\nshown\n</handoff>', interrupted: false });
-    expect(withHistory({ text: 'cleared', interrupted: false }, h, 0, layout)).toEqual({ text: '<handoff>\nfrom the log\n</handoff>', interrupted: false });
+    expect(withHistory({ text: '<handoff>\nshown\n</handoff>', interrupted: false }, h, 0, layout)).toEqual({
+      text: '<handoff>\nshown\n</handoff>',
+      interrupted: false,
+    });
+    expect(withHistory({ text: 'cleared', interrupted: false }, h, 0, layout)).toEqual({
+      text: '<handoff>\nfrom the log\n</handoff>',
+      interrupted: false,
+    });
     expect(withHistory({ text: 'cleared', interrupted: false }, h, h.offset, layout)).toEqual({ text: 'cleared', interrupted: false });
   });
 

@@ -30,7 +30,11 @@ describe.runIf(process.platform === 'linux')('processes from /proc', () => {
     expect(leader).toMatchObject({ pid, pgid: pid, sid: pid });
     expect(leader.start).toMatch(/^\d+$/);
     expect(procStat(child)).toMatchObject({ pgid: pid, sid: pid });
-    expect(sessionOf(pid)!.map((p) => p.pid).sort()).toEqual([pid, child].sort());
+    expect(
+      sessionOf(pid)!
+        .map((p) => p.pid)
+        .sort(),
+    ).toEqual([pid, child].sort());
     expect(procStat(2 ** 22 + 7)).toBeNull();
   });
 

@@ -16,7 +16,13 @@ afterAll(async () => {
 
 /** An AgentPane over a real pseudo-terminal running an idle program, read through `profile`. */
 function agentWith(profile: string): AgentPane {
-  const pane = new LocalPane({ argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: tempDir(), env: process.env as Record<string, string>, cols: 80, rows: 10 });
+  const pane = new LocalPane({
+    argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'],
+    cwd: tempDir(),
+    env: process.env as Record<string, string>,
+    cols: 80,
+    rows: 10,
+  });
   panes.push(pane);
   return new AgentPane('builder', pane, loadProfile(profile, 'test'));
 }

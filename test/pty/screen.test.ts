@@ -10,8 +10,8 @@ describe('headless screen', () => {
     await screen.write(bytes.slice(7));
     expect(screen.snapshot().viewport[0]).toBe('añ ✅日本|');
     // a ñ ␠ ✅✅ 日日 本本 | → the bar sits in column 9 (0-based) only with Unicode 11 widths.
-    await screen.write('\r\n' + ' '.repeat(9) + '^');
-    expect(screen.snapshot().viewport[1]).toBe(' '.repeat(9) + '^');
+    await screen.write(`\r\n${' '.repeat(9)}^`);
+    expect(screen.snapshot().viewport[1]).toBe(`${' '.repeat(9)}^`);
     screen.dispose();
   });
 
@@ -35,10 +35,10 @@ describe('headless screen', () => {
       { text: 'next', wrapped: false },
     ]);
     const mark = screen.markRow(2);
-    await screen.write('\r\n' + Array.from({ length: 100 }, (_, i) => `l${i}`).join('\r\n'));
+    await screen.write(`\r\n${Array.from({ length: 100 }, (_, i) => `l${i}`).join('\r\n')}`);
     expect(mark.line).toBe(2); // follows its line as the screen scrolls
     expect(screen.rowsFrom(mark.line)[0]).toEqual({ text: 'next', wrapped: false });
-    await screen.write('\r\n' + Array.from({ length: 10_500 }, (_, i) => `m${i}`).join('\r\n'));
+    await screen.write(`\r\n${Array.from({ length: 10_500 }, (_, i) => `m${i}`).join('\r\n')}`);
     expect(screen.rowsFrom(0).length).toBe(10_000 + 3);
     expect(mark.line).toBe(-1); // trimmed off the top of the scrollback
     screen.dispose();

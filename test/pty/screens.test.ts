@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
-import { detect } from '../../src/pty/detect.js';
 import { extract, reconstructReply } from '../../src/protocol/index.js';
+import { detect } from '../../src/pty/detect.js';
 
 const DIR = new URL('../fixtures/screens/', import.meta.url);
 
@@ -22,13 +22,22 @@ function fixtures(): Fixture[] {
         const [head, ...rest] = readFileSync(new URL(`${agent}/${release}/${file}`, DIR), 'utf8').split('\n---\n');
         const title = /^title: (.*)$/m.exec(head ?? '')?.[1] ?? '';
         const rule = /^rule: (.*)$/m.exec(head ?? '')?.[1];
-        return { agent, release, file, state: file.split('--')[0]!, rule, title, lines: rest.join('\n---\n').replace(/\n$/, '').split('\n') };
+        return {
+          agent,
+          release,
+          file,
+          state: file.split('--')[0]!,
+          rule,
+          title,
+          lines: rest.join('\n---\n').replace(/\n$/, '').split('\n'),
+        };
       }),
     ),
   );
 }
 
-const capture = (agent: string, release: string, file: string) => fixtures().find((x) => x.agent === agent && x.release === release && x.file === file)!;
+const capture = (agent: string, release: string, file: string) =>
+  fixtures().find((x) => x.agent === agent && x.release === release && x.file === file)!;
 
 describe('captured screens of the real CLIs', () => {
   it.each(fixtures().map((f) => [`${f.agent} ${f.release} ${f.file}`, f] as const))('%s', (_name, f) => {
@@ -49,12 +58,15 @@ describe('captured screens of the real CLIs', () => {
     expect(extract(reply.text).handoff).toBe('step 1: do X\nstep 2: run tests');
   });
 
-  it.each(['2.1.332', '2.1.332-fullscreen'])('claude %s: the reply after the echo, the "✻ … for 2s · done" line and the effort note left out', (release) => {
-    const f = capture('claude', release, 'idle--after-reply.txt');
-    const reply = reconstructReply(rows(f.lines), loadProfile('claude', 'test').layout);
-    expect(reply.interrupted).toBe(false);
-    expect(reply.text).toBe('Entendido. Plan listo.\n\n<handoff>\nPaso 1: hacerlo\n  - con sangría\n</handoff>');
-  });
+  it.each(['2.1.332', '2.1.332-fullscreen'])(
+    'claude %s: the reply after the echo, the "✻ … for 2s · done" line and the effort note left out',
+    (release) => {
+      const f = capture('claude', release, 'idle--after-reply.txt');
+      const reply = reconstructReply(rows(f.lines), loadProfile('claude', 'test').layout);
+      expect(reply.interrupted).toBe(false);
+      expect(reply.text).toBe('Entendido. Plan listo.\n\n<handoff>\nPaso 1: hacerlo\n  - con sangría\n</handoff>');
+    },
+  );
 
   it('codex: the reply after the echo, "Worked for" dropped', () => {
     const f = capture('codex', '0.171.0', 'idle--after-reply.txt');
@@ -68,9 +80,11 @@ describe('captured screens of the real CLIs', () => {
     const codex = loadProfile('codex', 'test');
     const screen = { viewport: ['› Ask Codex to do anything'], title: '⠋ Fake title | proj' };
     expect(detect(codex.rules, { ...screen, osc: new Map([[7501, 'state=done:app=codex']]) })).toEqual({ state: 'idle', rule: 'osc-done' });
-    expect(detect(codex.rules, { ...screen, viewport: ['• Answer streaming'], osc: new Map([[7501, 'state=working:app=codex']]) })).toEqual({
-      state: 'busy',
-      rule: 'osc-working',
-    });
+    expect(detect(codex.rules, { ...screen, viewport: ['• Answer streaming'], osc: new Map([[7501, 'state=working:app=codex']]) })).toEqual(
+      {
+        state: 'busy',
+        rule: 'osc-working',
+      },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLOR_MODE, DEFAULT_SGR, sameSgr, SGR_FLAG, sgrTransition, type Sgr } from '../../src/pty/sgr.js';
+import { COLOR_MODE, DEFAULT_SGR, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from '../../src/pty/sgr.js';
 
 const sgr = (over: Partial<Sgr>): Sgr => ({ ...DEFAULT_SGR, ...over });
 const { BOLD, DIM, ITALIC, UNDERLINE, INVERSE, OVERLINE } = SGR_FLAG;
@@ -18,11 +18,19 @@ describe('SGR transitions', () => {
   it('turns off what `b` lacks; bold and dim share their off code', () => {
     expect(sgrTransition(sgr({ flags: BOLD | DIM | UNDERLINE }), sgr({ flags: DIM | UNDERLINE }))).toBe('\x1b[22;2m');
     expect(sgrTransition(sgr({ flags: UNDERLINE | INVERSE }), sgr({ flags: UNDERLINE }))).toBe('\x1b[27m');
-    expect(sgrTransition(sgr({ flags: ITALIC | UNDERLINE, fgMode: COLOR_MODE.PALETTE, fg: 2 }), sgr({ flags: ITALIC | UNDERLINE }))).toBe('\x1b[39m');
+    expect(sgrTransition(sgr({ flags: ITALIC | UNDERLINE, fgMode: COLOR_MODE.PALETTE, fg: 2 }), sgr({ flags: ITALIC | UNDERLINE }))).toBe(
+      '\x1b[39m',
+    );
   });
 
   it('resets when that is shorter than undoing each difference', () => {
-    const busy = sgr({ flags: BOLD | ITALIC | UNDERLINE | INVERSE, fgMode: COLOR_MODE.RGB, fg: 0xffffff, bgMode: COLOR_MODE.PALETTE, bg: 4 });
+    const busy = sgr({
+      flags: BOLD | ITALIC | UNDERLINE | INVERSE,
+      fgMode: COLOR_MODE.RGB,
+      fg: 0xffffff,
+      bgMode: COLOR_MODE.PALETTE,
+      bg: 4,
+    });
     expect(sgrTransition(busy, DEFAULT_SGR)).toBe('\x1b[0m');
     expect(sgrTransition(busy, sgr({ flags: ITALIC }))).toBe('\x1b[0;3m');
   });

@@ -31,7 +31,9 @@ describe('Screen.styledRow', () => {
   });
 
   it('16-colour palette (normal and bright), 256 colours and truecolor, foreground and background', async () => {
-    const s = await screenWith(`${E}31ma${E}94mb${E}42mc${E}103md${E}0m${E}38;5;208me${E}48;5;17mf${E}0m${E}38;2;255;128;1mg${E}48;2;0;10;200mh${E}0m`);
+    const s = await screenWith(
+      `${E}31ma${E}94mb${E}42mc${E}103md${E}0m${E}38;5;208me${E}48;5;17mf${E}0m${E}38;2;255;128;1mg${E}48;2;0;10;200mh${E}0m`,
+    );
     expect(s.styledRow(0, 8)).toBe(
       `${E}31ma${E}94mb${E}42mc${E}103md${E}0;38;5;208me${E}48;5;17mf${E}0;38;2;255;128;1mg${E}48;2;0;10;200mh${E}0m`,
     );
@@ -68,7 +70,7 @@ describe('Screen.styledRow', () => {
     expect(s.styledRow(0, 8)).toBe(`a日本✅b${E}0m`);
     expect(s.styledRow(0, 4)).toBe(`a日 ${E}0m`); // 本 would straddle column 4
     expect(s.styledRow(0, 3, 2)).toBe(` 本${E}0m`); // column 2 is the right half of 日
-    const back = await roundTrip(s.styledRow(0, 4) + '|', 6);
+    const back = await roundTrip(`${s.styledRow(0, 4)}|`, 6);
     expect(back).toBe(`a日 | ${E}0m`); // the bar lands in column 4: aligned
   });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/sim/agent.js';
 import { parseSimArgs } from '../../src/sim/options.js';
 import { NBSP } from '../../src/sim/screen.js';
-import { VirtualScreen, sleep, waitFor } from './terminal.js';
+import { sleep, VirtualScreen, waitFor } from './terminal.js';
 
 const RULE = /^─+$/;
 
@@ -180,7 +180,7 @@ describe('sim agent loop', () => {
   it('continues with the normal reply when the permission is granted', async () => {
     const sim = startSim(['--role', 'builder', '--think-ms', '20', '--misbehave', 'permission:1']);
     await sim.until('? for shortcuts');
-    sim.send(paste('[relevo ronda 3 · de planner]\nDo it') + '\r');
+    sim.send(`${paste('[relevo ronda 3 · de planner]\nDo it')}\r`);
     await sim.until('Do you want to proceed?');
     sim.send('\r');
     await sim.until('✻ Worked for');
@@ -229,7 +229,7 @@ describe('sim agent loop', () => {
   it('records every message as received, echoing it trimmed', async () => {
     const sim = startSim(['--role', 'builder', '--think-ms', '0']);
     await sim.until('? for shortcuts');
-    sim.send(paste('\r\n[relevo ronda 2 · de planner]\r\nbody  \n') + '\r');
+    sim.send(`${paste('\r\n[relevo ronda 2 · de planner]\r\nbody  \n')}\r`);
     await sim.until('● Working on round 2.');
     sim.send('   \r');
     await sleep(30);

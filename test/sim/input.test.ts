@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputParser, type InputEvent } from '../../src/sim/input.js';
+import { type InputEvent, InputParser } from '../../src/sim/input.js';
 
 function parse(...chunks: Array<string | Uint8Array>): InputEvent[] {
   const parser = new InputParser();

@@ -11,8 +11,21 @@ describe('parseSimArgs', () => {
 
   it('reads every flag', () => {
     const result = parseSimArgs([
-      '--role', 'builder', '--steps', '5', '--think-ms=0', '--name', 'bob',
-      '--misbehave', 'exit:3', '--misbehave', 'lookalike:1', '--append-system-prompt', '- be brief', '--record', 'r.jsonl',
+      '--role',
+      'builder',
+      '--steps',
+      '5',
+      '--think-ms=0',
+      '--name',
+      'bob',
+      '--misbehave',
+      'exit:3',
+      '--misbehave',
+      'lookalike:1',
+      '--append-system-prompt',
+      '- be brief',
+      '--record',
+      'r.jsonl',
     ]);
     expect(result).toEqual({
       ok: true,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
-import { VirtualScreen, sleep, waitFor } from './terminal.js';
+import { sleep, VirtualScreen, waitFor } from './terminal.js';
 
 const NBSP = '\u00a0';
 

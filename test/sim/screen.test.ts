@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NBSP,
   bannerLines,
   busyTitle,
   echoLines,
   frame,
   idleTitle,
   inputDisplay,
+  NBSP,
   renderRegion,
   replyLines,
   rowsAboveAfterResize,

@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { bandParts, roundsBar, type BandInfo } from '../../src/tui/band.js';
+import { type BandInfo, bandParts, roundsBar } from '../../src/tui/band.js';
 import StatusBand from '../../src/tui/components/StatusBand.js';
 
 const info: BandInfo = {
@@ -43,9 +43,12 @@ describe('status band', () => {
   it('keeps what needs the person (a held delivery, a stall) to the last, at any width', () => {
     const note = 'builder: your draft holds round 2 — send it or clear it';
     const held = { ...info, turn: null, notes: [note] };
-    expect(bandParts(held, 160).join(' · ')).toBe(`relevo · planner: claude ▸ builder: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · relaying · running · ${note}`);
+    expect(bandParts(held, 160).join(' · ')).toBe(
+      `relevo · planner: claude ▸ builder: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · relaying · running · ${note}`,
+    );
     expect(bandParts(held, 80).join(' · ')).toBe(`3/10 · running · ${note}`);
     expect(bandParts(held, 60).join(' · ')).toBe(note);
-    for (const width of [160, 80, 60, 30]) expect(render(<StatusBand info={held} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
+    for (const width of [160, 80, 60, 30])
+      expect(render(<StatusBand info={held} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
   });
 });

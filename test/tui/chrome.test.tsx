@@ -1,16 +1,27 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DELIVERY, initialState } from '../../src/protocol/index.js';
+import { splitKeys } from '../../src/pty/keys.js';
 import Chrome from '../../src/tui/components/Chrome.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
-import { splitKeys } from '../../src/pty/keys.js';
-import { editLine, emptyLine, readPromptLine, type LineState } from '../../src/tui/line-editor.js';
+import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
 import { toastFor, toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
 
 const state: TuiState = {
-  relay: { ...initialState({ maxRounds: 10, lang: 'en', inlineRolePrompt: { planner: false, builder: false }, delivery: DEFAULT_DELIVERY, runPath: 'r' }), phase: 'running', round: 2, turn: 'builder' },
+  relay: {
+    ...initialState({
+      maxRounds: 10,
+      lang: 'en',
+      inlineRolePrompt: { planner: false, builder: false },
+      delivery: DEFAULT_DELIVERY,
+      runPath: 'r',
+    }),
+    phase: 'running',
+    round: 2,
+    turn: 'builder',
+  },
   agents: { planner: { name: 'claude', state: 'idle' }, builder: { name: 'codex', state: 'busy' } },
   focus: 'planner',
   memory: null,
@@ -27,7 +38,9 @@ const state: TuiState = {
 
 describe('chrome', () => {
   it('shows the band, then the key hint', () => {
-    const frame = render(<Chrome state={state} width={100} />).lastFrame()!.split('\n');
+    const frame = render(<Chrome state={state} width={100} />)
+      .lastFrame()!
+      .split('\n');
     expect(frame[0]).toBe('relevo · planner: claude ▸ builder: codex · ▰▰▱▱▱▱▱▱▱▱ 2/10 · turn: builder · running');
     expect(frame[1]).toContain('C-] ? help');
   });
@@ -39,7 +52,19 @@ describe('chrome', () => {
 
   it('lists every key in the help', () => {
     const help = render(<Help prefix="C-]" />).lastFrame()!;
-    for (const text of ['relevo keys — press C-], then:', 'o or Tab', 'switch focus', 'zoom', 'pause the relay', 'resume', 'goal prompt', 'pending handoff', 'step mode', 'scroll mode', 'quit']) {
+    for (const text of [
+      'relevo keys — press C-], then:',
+      'o or Tab',
+      'switch focus',
+      'zoom',
+      'pause the relay',
+      'resume',
+      'goal prompt',
+      'pending handoff',
+      'step mode',
+      'scroll mode',
+      'quit',
+    ]) {
       expect(help).toContain(text);
     }
   });
@@ -83,7 +108,9 @@ describe('goal prompt', () => {
   });
 
   it('renders with a block cursor and a refusal', () => {
-    const frame = render(<GoalPrompt line={{ text: 'abc', cursor: 1, browsing: null, draft: '' }} width={60} error="the goal is empty" />).lastFrame()!;
+    const frame = render(
+      <GoalPrompt line={{ text: 'abc', cursor: 1, browsing: null, draft: '' }} width={60} error="the goal is empty" />,
+    ).lastFrame()!;
     expect(frame).toBe('goal › abc  ⚠ the goal is empty');
   });
 });
@@ -110,9 +137,28 @@ describe('toasts', () => {
 
   it('say what the journal means, and ring for what needs the person', () => {
     const at = { seq: 1, ts: '2026-11-30T00:00:00.000Z' };
-    expect(toastFor({ ...at, type: 'delivered', kind: 'handoff', round: 2, from: 'planner', to: 'builder', sha256: 'a'.repeat(64), chars: 1, attempts: 1 })).toEqual({ text: 'round 2 delivered to the builder', level: 'info' });
-    expect(toastFor({ ...at, type: 'paused', reason: 'delivery_failed', role: 'builder', detail: 'not submitted' })).toMatchObject({ level: 'error', notify: true });
-    expect(toastFor({ ...at, type: 'done', summary: 'Shipped.\nmore', rounds: 3 })).toEqual({ text: 'done: Shipped.', level: 'done', notify: true });
+    expect(
+      toastFor({
+        ...at,
+        type: 'delivered',
+        kind: 'handoff',
+        round: 2,
+        from: 'planner',
+        to: 'builder',
+        sha256: 'a'.repeat(64),
+        chars: 1,
+        attempts: 1,
+      }),
+    ).toEqual({ text: 'round 2 delivered to the builder', level: 'info' });
+    expect(toastFor({ ...at, type: 'paused', reason: 'delivery_failed', role: 'builder', detail: 'not submitted' })).toMatchObject({
+      level: 'error',
+      notify: true,
+    });
+    expect(toastFor({ ...at, type: 'done', summary: 'Shipped.\nmore', rounds: 3 })).toEqual({
+      text: 'done: Shipped.',
+      level: 'done',
+      notify: true,
+    });
     expect(toastFor({ ...at, type: 'blocked', role: 'builder' })).toMatchObject({ level: 'warn', notify: true });
     expect(toastFor({ ...at, type: 'lookalike', role: 'builder', line: '[relevo ronda 9 · de planner]' })?.text).toContain('discarded');
     expect(toastFor({ ...at, type: 'agent_exited', role: 'planner', exit_code: 1 })).toEqual({

@@ -7,7 +7,10 @@ describe('layout', () => {
   it('puts the panes side by side from 160 columns, each PTY sized to its box inside the border', () => {
     const l = layout(200, 50, 2, 'planner', false);
     expect(l.arrangement).toBe('side-by-side');
-    expect(l.panes.planner).toEqual({ frame: { top: 0, left: 0, width: 100, height: 48 }, inner: { top: 1, left: 1, width: 98, height: 46 } });
+    expect(l.panes.planner).toEqual({
+      frame: { top: 0, left: 0, width: 100, height: 48 },
+      inner: { top: 1, left: 1, width: 98, height: 46 },
+    });
     expect(l.panes.builder?.frame).toEqual({ top: 0, left: 100, width: 100, height: 48 });
     expect(l.chrome).toEqual({ top: 48, left: 0, width: 200, height: 2 });
   });
@@ -20,7 +23,10 @@ describe('layout', () => {
   });
 
   it('shows the focused pane alone when zoomed, or when the terminal is too small for two', () => {
-    expect(layout(200, 50, 2, 'builder', true)).toMatchObject({ arrangement: 'zoomed', panes: { builder: { frame: { width: 200, height: 48 } } } });
+    expect(layout(200, 50, 2, 'builder', true)).toMatchObject({
+      arrangement: 'zoomed',
+      panes: { builder: { frame: { width: 200, height: 48 } } },
+    });
     const small = layout(100, 30, 2, 'planner', false);
     expect(small.arrangement).toBe('zoomed');
     expect(Object.keys(small.panes)).toEqual(['planner']);
@@ -44,7 +50,11 @@ describe('keyboard', () => {
 
   it('turns prefix + key into a command, even across reads, and the prefix twice into the prefix itself', () => {
     const k = new KeyRouter(prefix);
-    expect(k.feed('a\x1dpb')).toEqual([{ type: 'forward', data: 'a' }, { type: 'command', command: 'pause' }, { type: 'forward', data: 'b' }]);
+    expect(k.feed('a\x1dpb')).toEqual([
+      { type: 'forward', data: 'a' },
+      { type: 'command', command: 'pause' },
+      { type: 'forward', data: 'b' },
+    ]);
     expect(k.feed('\x1d')).toEqual([]);
     expect(k.armed).toBe(true);
     expect(k.feed('?')).toEqual([{ type: 'command', command: 'help' }]);
@@ -55,7 +65,10 @@ describe('keyboard', () => {
   it('never looks for the prefix inside a paste', () => {
     const k = new KeyRouter(prefix);
     expect(k.feed('\x1b[200~a\x1dq')).toEqual([]);
-    expect(k.feed('b\x1b[201~\x1dq')).toEqual([{ type: 'paste', text: 'a\x1dqb' }, { type: 'command', command: 'quit' }]);
+    expect(k.feed('b\x1b[201~\x1dq')).toEqual([
+      { type: 'paste', text: 'a\x1dqb' },
+      { type: 'command', command: 'quit' },
+    ]);
   });
 
   it('keeps a paste that arrives in several reads whole: its line breaks never go through as typed Enter', () => {

@@ -33,13 +33,14 @@ afterEach(() => {
 /** The real terminal: 40×12, filled with '#' chrome, the cursor parked at row 11 column 3 in red. */
 async function terminal(): Promise<Screen> {
   const real = screen(40, 12);
-  await real.write(Array.from({ length: 12 }, () => '#'.repeat(40)).join('\r\n') + `${E}12;4H${E}31m`);
+  await real.write(`${Array.from({ length: 12 }, () => '#'.repeat(40)).join('\r\n')}${E}12;4H${E}31m`);
   return real;
 }
 
 /** What the real terminal shows in `rect`, row by row, against what the pane shows. */
 function expectRectShows(real: Screen, pane: Screen, rect: Rect): void {
-  for (let y = 0; y < rect.height; y++) expect(real.styledRow(rect.top + y, rect.width, rect.left), `row ${y}`).toBe(pane.styledRow(y, rect.width));
+  for (let y = 0; y < rect.height; y++)
+    expect(real.styledRow(rect.top + y, rect.width, rect.left), `row ${y}`).toBe(pane.styledRow(y, rect.width));
 }
 
 const RECT: Rect = { top: 2, left: 5, width: 16, height: 5 };
@@ -99,14 +100,14 @@ describe('PanePainter', () => {
     new PanePainter(out, pane, RECT).paint();
     await real.write(out.take());
     expectRectShows(real, pane, RECT);
-    expect(real.snapshot().viewport[2]).toBe('#####a日本✅b|' + ' '.repeat(7) + '#'.repeat(19));
-    expect(real.snapshot().viewport[3]).toBe('#####日本語のテキスト' + '#'.repeat(19));
+    expect(real.snapshot().viewport[2]).toBe(`#####a日本✅b|${' '.repeat(7)}${'#'.repeat(19)}`);
+    expect(real.snapshot().viewport[3]).toBe(`#####日本語のテキスト${'#'.repeat(19)}`);
     // Odd width: the wide character cut by the edge becomes a space; the chrome after it stays put.
     const odd = screen(16, 5);
     await odd.write('x日本語のテキストです');
     new PanePainter(out, odd, RECT).paint();
     await real.write(out.take());
-    expect(real.snapshot().viewport[2]).toBe('#####x日本語のテキス ' + '#'.repeat(19));
+    expect(real.snapshot().viewport[2]).toBe(`#####x日本語のテキス ${'#'.repeat(19)}`);
   });
 
   it('a terminal measuring an emoji differently from xterm shifts nothing after it', async () => {
@@ -118,7 +119,7 @@ describe('PanePainter', () => {
     // This terminal draws ✅ one column wide: the painter's re-sync still puts "b|" in columns 3-4,
     // and the cell it did not draw was erased rather than left stale.
     await real.write(out.take().replace('✅', 'V'));
-    expect(real.snapshot().viewport[2]).toBe('#####aV b|' + ' '.repeat(11) + '#'.repeat(19));
+    expect(real.snapshot().viewport[2]).toBe(`#####aV b|${' '.repeat(11)}${'#'.repeat(19)}`);
   });
 
   it('puts a trailer (the focused cursor) inside the synchronized-output bracket', async () => {
@@ -149,7 +150,7 @@ describe('PanePainter', () => {
     new PanePainter(out, big, RECT).paint();
     await real.write(out.take());
     expectRectShows(real, big, RECT);
-    expect(real.snapshot().viewport[6]).toBe('#####' + '4'.repeat(16) + '#'.repeat(19));
+    expect(real.snapshot().viewport[6]).toBe(`#####${'4'.repeat(16)}${'#'.repeat(19)}`);
     expect(real.snapshot().viewport[7]).toBe('#'.repeat(40));
   });
 

@@ -7,7 +7,7 @@ import type { Compositor } from '../../src/tui/compositor.js';
 import { GoalHistory } from '../../src/tui/goal-history.js';
 import { goalPromptKeys } from '../../src/tui/goal-prompt.js';
 import { inputRouter } from '../../src/tui/input.js';
-import { KeyRouter, type Command } from '../../src/tui/keys.js';
+import { type Command, KeyRouter } from '../../src/tui/keys.js';
 import { emptyLine } from '../../src/tui/line-editor.js';
 import { Store, type TuiState } from '../../src/tui/store.js';
 
@@ -18,7 +18,13 @@ function fakeRunner(phase: 'ready' | 'running') {
   const told: unknown[] = [];
   const typed: string[] = [];
   let scrolled = 0;
-  const screen = { scrollView: (n: number) => (scrolled += n), scrollViewToBottom: () => (scrolled = 0), get scrolledBack() { return Math.abs(scrolled); } };
+  const screen = {
+    scrollView: (n: number) => (scrolled += n),
+    scrollViewToBottom: () => (scrolled = 0),
+    get scrolledBack() {
+      return Math.abs(scrolled);
+    },
+  };
   const agent = { type: (d: string) => typed.push(d), typePaste: (t: string) => typed.push(`paste:${t}`), pane: { screen } };
   const runner = {
     state: { phase, goal: phase === 'ready' ? null : 'G' },
@@ -30,7 +36,20 @@ function fakeRunner(phase: 'ready' | 'running') {
 }
 
 const tuiState = (patch: Partial<TuiState> = {}) =>
-  new Store({ focus: 'planner', zoom: false, toasts: [], overlay: 'none', prompt: null, promptError: null, scroll: null, armed: false, confirmQuit: false, prefix: 'C-]', memory: null, ...patch } as TuiState);
+  new Store({
+    focus: 'planner',
+    zoom: false,
+    toasts: [],
+    overlay: 'none',
+    prompt: null,
+    promptError: null,
+    scroll: null,
+    armed: false,
+    confirmQuit: false,
+    prefix: 'C-]',
+    memory: null,
+    ...patch,
+  } as TuiState);
 
 describe('goal history', () => {
   it('keeps each goal once, newest last, in the state directory, for the next run', () => {
@@ -82,14 +101,26 @@ describe('the goal prompt', () => {
 
 describe('input routing', () => {
   const compositor = (calls: string[]) =>
-    ({ relayout: () => calls.push('relayout'), schedule: (role: string) => calls.push(`schedule ${role}`), view: { panes: { planner: { inner: { height: 11 } } } } }) as unknown as Compositor;
+    ({
+      relayout: () => calls.push('relayout'),
+      schedule: (role: string) => calls.push(`schedule ${role}`),
+      view: { panes: { planner: { inner: { height: 11 } } } },
+    }) as unknown as Compositor;
 
   it('keys go to the focused agent and commands to relevo; any key closes the help first', () => {
     const { runner, typed } = fakeRunner('running');
     const store = tuiState();
     const calls: string[] = [];
     const ran: Command[] = [];
-    const route = inputRouter({ store, runner, compositor: compositor(calls), toast: () => {}, keys: new KeyRouter('\x1d'), run: (c) => ran.push(c), promptKeys: () => {} });
+    const route = inputRouter({
+      store,
+      runner,
+      compositor: compositor(calls),
+      toast: () => {},
+      keys: new KeyRouter('\x1d'),
+      run: (c) => ran.push(c),
+      promptKeys: () => {},
+    });
     route('ls\r\x1dp\x1b[200~pasted\x1b[201~');
     expect(typed).toEqual(['ls\r', 'paste:pasted']);
     expect(ran).toEqual(['pause']);
@@ -104,7 +135,15 @@ describe('input routing', () => {
     const { runner, screen } = fakeRunner('running');
     const store = tuiState({ scroll: 0 });
     const calls: string[] = [];
-    const route = inputRouter({ store, runner, compositor: compositor(calls), toast: () => {}, keys: new KeyRouter('\x1d'), run: () => {}, promptKeys: () => {} });
+    const route = inputRouter({
+      store,
+      runner,
+      compositor: compositor(calls),
+      toast: () => {},
+      keys: new KeyRouter('\x1d'),
+      run: () => {},
+      promptKeys: () => {},
+    });
     route('\x1b[A\x1b[5~k');
     expect(screen.scrolledBack).toBe(12);
     expect(store.state.scroll).toBe(12);

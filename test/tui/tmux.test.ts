@@ -2,11 +2,12 @@
  * The TUI as people meet it: `relevo-tui --demo` in a real tmux server, driven with send-keys and
  * read with capture-pane.
  */
+
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
 import { appended, editedProfile } from '../helpers/profiles.js';
@@ -39,7 +40,19 @@ afterEach(async () => {
 
 async function start(cols: number, rows: number, extra: string[] = [], env: string[] = [], cwd = tempDir()): Promise<void> {
   const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
-  const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, `${command}; echo "exited with $?"; sleep 60`);
+  const r = await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'relevo',
+    '-x',
+    String(cols),
+    '-y',
+    String(rows),
+    '-c',
+    cwd,
+    `${command}; echo "exited with $?"; sleep 60`,
+  );
   expect(r.exitCode, r.stderr).toBe(0);
 }
 
@@ -48,7 +61,10 @@ const band = (screen: string) => screen.split('\n').find((l) => l.startsWith('re
 describe('the TUI in tmux', () => {
   it('shows both agents live with the band, relays to done, and quits restoring the terminal', async () => {
     await start(180, 50);
-    const first = await until('both panes', (s) => s.includes('planner · sim') && s.includes('builder · sim') && s.includes('✻ relevo sim-agent · builder'));
+    const first = await until(
+      'both panes',
+      (s) => s.includes('planner · sim') && s.includes('builder · sim') && s.includes('✻ relevo sim-agent · builder'),
+    );
     expect(first.split('\n')[0]).toMatch(/^╭─ planner · sim · \w+ · focus ─+╮╭─ builder · sim · \w+ ─+╮$/);
     await until('round 1 in the band', (s) => /▰▱{9} 1\/10/.test(band(s)));
     const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
@@ -78,7 +94,13 @@ describe('the TUI in tmux', () => {
     expect(/(\d+)\/10/.exec(band(await capture()))![1]).toBe(round);
     await keys('C-]', '?');
     const help = await until('the help', (s) => s.includes('relevo keys — press C-], then:'));
-    for (const line of ['switch focus to the other pane', 'pause the relay', 'resume: send the pending handoff', 'quit (asks while a run is active)']) expect(help).toContain(line);
+    for (const line of [
+      'switch focus to the other pane',
+      'pause the relay',
+      'resume: send the pending handoff',
+      'quit (asks while a run is active)',
+    ])
+      expect(help).toContain(line);
     await keys('Escape');
     await until('help closed', (s) => !s.includes('relevo keys — press'));
     await keys('C-]', 'r');
@@ -96,7 +118,10 @@ describe('the TUI in tmux', () => {
     await keys('Enter');
     await until('the builder answering the person', (s) => s.includes('● You said: hello from the keyboard'));
     await tmux('resize-window', '-t', 'relevo', '-x', '100', '-y', '50');
-    const stacked = await until('stacked panes', (s) => s.split('\n')[0]!.startsWith('╭─ planner') && s.split('\n').some((l, i) => i > 0 && l.startsWith('╭─ builder')));
+    const stacked = await until(
+      'stacked panes',
+      (s) => s.split('\n')[0]!.startsWith('╭─ planner') && s.split('\n').some((l, i) => i > 0 && l.startsWith('╭─ builder')),
+    );
     // The agents see their new size: their input box rules span the new pane width (100 - 2 borders).
     await until('the agents redrawn at 98 columns', (s) => s.includes(`│${'─'.repeat(98)}│`));
     expect(stacked.split('\n')[0]!.length).toBe(100);
@@ -105,7 +130,14 @@ describe('the TUI in tmux', () => {
   it("holds a handoff while the person has a draft in the builder's box, then delivers it alone once they clear it", async () => {
     const record = join(tempDir(), 'builder-received.jsonl');
     const sim = (role: string, ...flags: string[]) => quote([process.execPath, BIN, 'sim-agent', '--role', role, ...flags]);
-    await start(180, 50, ['--planner', sim('planner', '--think-ms', '3000'), '--builder', sim('builder', '--think-ms', '200', '--record', record), '--goal', 'Add pagination']);
+    await start(180, 50, [
+      '--planner',
+      sim('planner', '--think-ms', '3000'),
+      '--builder',
+      sim('builder', '--think-ms', '200', '--record', record),
+      '--goal',
+      'Add pagination',
+    ]);
     await until('idle builder', (s) => s.includes('✻ relevo sim-agent · builder'));
     await keys('C-]', 'o');
     await until('builder focused', (s) => /builder · sim · \w+ · focus/.test(s));
@@ -118,7 +150,10 @@ describe('the TUI in tmux', () => {
     await keys('C-u');
     const delivered = await until('round 1 in the builder', (s) => s.includes('❯ [relevo ronda 1 · de planner]'));
     expect(band(delivered)).not.toContain('your draft holds');
-    const received = readFileSync(record, 'utf8').split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { text: string }).text);
+    const received = readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { text: string }).text);
     expect(received[0]).toMatch(/^\[relevo ronda 1 · de planner\]\n/);
     expect(received.join('\n')).not.toContain('also ask about the cache');
   }, 90_000);
@@ -185,11 +220,22 @@ describe('the TUI in tmux', () => {
     const agents = (...args: string[]) => execa('tmux', ['-L', other, ...args], { reject: false });
     const sim = (role: string) => [process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '300'];
     try {
-      expect((await agents('new-session', '-d', '-s', 'work', '-x', '160', '-y', '40', '-c', cwd, '--', ...sim('planner'))).exitCode).toBe(0);
+      expect((await agents('new-session', '-d', '-s', 'work', '-x', '160', '-y', '40', '-c', cwd, '--', ...sim('planner'))).exitCode).toBe(
+        0,
+      );
       expect((await agents('split-window', '-h', '-t', 'work', '-c', cwd, '--', ...sim('builder'))).exitCode).toBe(0);
       await new Promise((r) => setTimeout(r, 1500));
-      await start(180, 50, ['--tmux', '--tmux-socket', other, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', 'Add pagination'], [], cwd);
-      const first = await until('both mirrored panes', (s) => s.includes('planner · sim') && s.includes('builder · sim') && s.includes('✻ relevo sim-agent · builder'));
+      await start(
+        180,
+        50,
+        ['--tmux', '--tmux-socket', other, '--planner-pane', '%0', '--builder-pane', '%1', '--goal', 'Add pagination'],
+        [],
+        cwd,
+      );
+      const first = await until(
+        'both mirrored panes',
+        (s) => s.includes('planner · sim') && s.includes('builder · sim') && s.includes('✻ relevo sim-agent · builder'),
+      );
       expect(first).toContain('✻ relevo sim-agent · planner');
       const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
       expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { profileForVersion, ROLES, type CliVersion, type HookKind, type Role, type TranscriptKind } from '../../protocol/index.js';
-import { backendFor } from '../run/backends.js';
-import { loadConfig } from '../config/relevo-toml.js';
-import { ConfigError } from '../faults/errors.js';
+import { type CliVersion, type HookKind, profileForVersion, ROLES, type Role, type TranscriptKind } from '../../protocol/index.js';
 import type { AgentSpec } from '../config/launch.js';
-import { parseOptions, type Options } from '../config/options.js';
+import { type Options, parseOptions } from '../config/options.js';
 import { unwrapEnv } from '../config/profiles.js';
-import { agentSpec } from '../run/setup.js';
-import { claudeProjectDir } from '../replies/transcript.js';
+import { loadConfig } from '../config/relevo-toml.js';
 import { readCliVersion } from '../config/versions.js';
+import { ConfigError } from '../faults/errors.js';
+import { claudeProjectDir } from '../replies/transcript.js';
+import { backendFor } from '../run/backends.js';
+import { agentSpec } from '../run/setup.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
@@ -39,29 +39,45 @@ const home = (env: NodeJS.ProcessEnv, path: string) => {
 function versionLine(cli: CliVersion | null): string {
   if (cli === null) return 'not asked (the profile does not say how)';
   if (cli.status === 'unknown') return `unknown: ${cli.detail} (tested: ${cli.range})`;
-  return cli.verdict === 'tested' ? `${cli.version}, inside the tested range ${cli.range}` : `${cli.version}, ${cli.verdict} than the tested ${cli.range}`;
+  return cli.verdict === 'tested'
+    ? `${cli.version}, inside the tested range ${cli.range}`
+    : `${cli.version}, ${cli.verdict} than the tested ${cli.range}`;
 }
 
 /** Checks one agent as a run would start it: binary, release, profile, and where its replies would come from. */
-export async function checkAgent(role: Role, spec: AgentSpec, attached: boolean, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentReport> {
+export async function checkAgent(
+  role: Role,
+  spec: AgentSpec,
+  attached: boolean,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<AgentReport> {
   const data = spec.profile.data;
   const problems: string[] = [];
   const cli = await readCliVersion(spec, env);
   const program = unwrapEnv(spec.argv)[0] ?? '';
   const name = data.id;
   if (name === 'generic') {
-    problems.push(`${role}: no profile knows ${program}: turn ends are guessed from a shell-like prompt and quiet; name one with --${role}-profile`);
+    problems.push(
+      `${role}: no profile knows ${program}: turn ends are guessed from a shell-like prompt and quiet; name one with --${role}-profile`,
+    );
   }
   if (cli?.status === 'unknown') problems.push(`${role}: cannot read ${name}'s version: ${cli.detail}`);
   if (cli?.status === 'found' && cli.verdict !== 'tested') {
-    problems.push(`${role}: ${name} ${cli.version} is ${cli.verdict} than the tested ${cli.range}: relevo runs it with a warning; see "Agent versions" in the README`);
+    problems.push(
+      `${role}: ${name} ${cli.version} is ${cli.verdict} than the tested ${cli.range}: relevo runs it with a warning; see "Agent versions" in the README`,
+    );
   }
   const deliver = profileForVersion(data, cli?.status === 'found' ? cli.version : null).deliver;
   const typing = deliver.paste === 'lines' ? 'line by line (each line pasted, Ctrl-J between lines)' : 'one bracketed paste';
 
   const hook = data.hook === undefined ? null : attached ? null : HOOKS[data.hook.kind];
   const hookLine =
-    data.hook === undefined ? 'none in this profile' : hook === null ? 'not installed: relevo did not start this agent (attached pane)' : `${hook}`;
+    data.hook === undefined
+      ? 'none in this profile'
+      : hook === null
+        ? 'not installed: relevo did not start this agent (attached pane)'
+        : `${hook}`;
   let transcriptLine = 'none in this profile';
   if (data.transcript !== undefined) {
     const dir = transcriptDir(data.transcript.kind, env, cwd);
@@ -88,12 +104,20 @@ export async function checkAgent(role: Role, spec: AgentSpec, attached: boolean,
 }
 
 /** The agents a run with these options would start (or attach to), each or the reason it cannot. */
-async function agentsOf(options: Options, env: NodeJS.ProcessEnv): Promise<{ specs: Partial<Record<Role, AgentSpec>>; attached: boolean; problems: string[] }> {
+async function agentsOf(
+  options: Options,
+  env: NodeJS.ProcessEnv,
+): Promise<{ specs: Partial<Record<Role, AgentSpec>>; attached: boolean; problems: string[] }> {
   const problems: string[] = [];
   const attached = (options.backend.kind === 'tmux' || options.backend.kind === 'herdr') && options.backend.panes !== null;
   if (attached) {
     try {
-      const { agents } = await backendFor(options, env, () => ({ planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) }), () => 'relevo');
+      const { agents } = await backendFor(
+        options,
+        env,
+        () => ({ planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) }),
+        () => 'relevo',
+      );
       return { specs: agents, attached, problems };
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

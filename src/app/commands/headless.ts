@@ -1,5 +1,5 @@
-import type { Options } from '../config/options.js';
 import { basename } from 'node:path';
+import type { Options } from '../config/options.js';
 import { guardProcess } from '../faults/fault.js';
 import { Attention } from '../run/attention.js';
 import { livesOn } from '../run/leftovers.js';

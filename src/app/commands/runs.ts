@@ -1,12 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkpointPath, formatHeader, journalLineSchema, ROLES, type HandoffCheckpoint, type JournalLine, type Role } from '../../protocol/index.js';
+import {
+  checkpointPath,
+  formatHeader,
+  type HandoffCheckpoint,
+  type JournalLine,
+  journalLineSchema,
+  ROLES,
+  type Role,
+} from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
-import { CheckpointStore } from '../store/checkpoints.js';
-import { ConfigError } from '../faults/errors.js';
 import { parseFlags, unexpectedArgument } from '../config/args.js';
-import { lockHolder } from '../store/locks.js';
+import { ConfigError } from '../faults/errors.js';
 import { stopLeftovers } from '../run/leftovers.js';
+import { CheckpointStore } from '../store/checkpoints.js';
+import { lockHolder } from '../store/locks.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
@@ -44,10 +52,16 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
   const of = <T extends JournalLine['type']>(type: T) => lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
   const started = of('run_started')[0];
   const goal = of('goal')[0]?.text ?? null;
-  const rounds = Math.max(0, ...of('delivered').filter((d) => d.kind === 'handoff' && d.from === 'planner').map((d) => d.round));
+  const rounds = Math.max(
+    0,
+    ...of('delivered')
+      .filter((d) => d.kind === 'handoff' && d.from === 'planner')
+      .map((d) => d.round),
+  );
   const maxRounds = of('resumed').at(-1)?.budget ?? started?.max_rounds ?? null;
   const lastPause = lines.findLastIndex((l) => l.type === 'paused');
-  const pause = lastPause >= 0 && !lines.slice(lastPause).some((l) => l.type === 'resumed' || l.type === 'run_resumed') ? lines[lastPause] : undefined;
+  const pause =
+    lastPause >= 0 && !lines.slice(lastPause).some((l) => l.type === 'resumed' || l.type === 'run_resumed') ? lines[lastPause] : undefined;
   const base = { id, started_at: started?.ts ?? null, goal, rounds, max_rounds: maxRounds };
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };
   if (pause?.type === 'paused') return { ...base, state: 'paused', reason: pause.reason };
@@ -83,7 +97,14 @@ export function formatRunsTable(runs: readonly RunSummary[]): string {
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 const STATUS_TEXT = { acked: 'acked', offered: 'offered (not acked)', pending: 'pending' } as const;
@@ -135,18 +156,36 @@ function handoffsOf(runDir: string, id: string, warn: (message: string) => void)
         const { checkpoint: c, body, offered, acked, digestOk } = store.read(lane, seq);
         const status = acked ? 'acked' : offered ? 'offered' : 'pending';
         const supersedes = c.supersedes !== undefined ? { supersedes: c.supersedes } : {};
-        views.push({ lane, seq, round: c.round, from: c.from, to: c.to, created_at: c.created_at, sha256: c.sha256, status, ...supersedes, digest_ok: digestOk, body });
+        views.push({
+          lane,
+          seq,
+          round: c.round,
+          from: c.from,
+          to: c.to,
+          created_at: c.created_at,
+          sha256: c.sha256,
+          status,
+          ...supersedes,
+          digest_ok: digestOk,
+          body,
+        });
       } catch (error) {
         warn(`skipped ${checkpointPath(lane, seq)}: ${(error as Error).message.split('\n')[0]}`);
       }
     }
   }
-  return views.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.seq - b.seq || ROLES.indexOf(a.lane) - ROLES.indexOf(b.lane));
+  return views.sort(
+    (a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.seq - b.seq || ROLES.indexOf(a.lane) - ROLES.indexOf(b.lane),
+  );
 }
 
 function flagsOf(command: 'runs' | 'show', args: readonly string[]) {
   const context = { where: command, hint: `usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE}` };
-  const { values, positionals } = parseFlags(args, { 'state-dir': { type: 'string', default: '.relevo' }, json: { type: 'boolean', default: false } }, context);
+  const { values, positionals } = parseFlags(
+    args,
+    { 'state-dir': { type: 'string', default: '.relevo' }, json: { type: 'boolean', default: false } },
+    context,
+  );
   if (values['state-dir'] === '') throw new ConfigError('--state-dir', 'empty');
   if (positionals.length > (command === 'show' ? 1 : 0)) throw unexpectedArgument(positionals.at(-1), context);
   return { stateDir: values['state-dir'], json: values.json, run: positionals[0] };
@@ -175,7 +214,8 @@ export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEn
     const done = lines.findLast((l) => l.type === 'done');
     const summaryText = done?.type === 'done' ? done.summary : null;
     const reason = summary.reason !== undefined ? { reason: summary.reason } : {};
-    if (json) io.stdout.write(`${JSON.stringify({ id, state: summary.state, ...reason, goal: summary.goal, handoffs, done: summaryText })}\n`);
+    if (json)
+      io.stdout.write(`${JSON.stringify({ id, state: summary.state, ...reason, goal: summary.goal, handoffs, done: summaryText })}\n`);
     else io.stdout.write(formatShow(summary, handoffs, summaryText));
     return 0;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError } from '../faults/errors.js';
 
 type FlagSpec = NonNullable<ParseArgsConfig['options']>;
@@ -21,7 +21,8 @@ export function flagsError(error: Error, context: FlagsContext): ConfigError {
       return new ConfigError(context.where, `unknown option ${flag ?? ''} (${context.hint})`);
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       // A string flag followed by another flag: the value may be meant to start with a dash.
-      if (flag && /ambiguous/.test(error.message)) return new ConfigError(flag, `needs a value (for one starting with a dash, write ${flag}=VALUE)`);
+      if (flag && /ambiguous/.test(error.message))
+        return new ConfigError(flag, `needs a value (for one starting with a dash, write ${flag}=VALUE)`);
       if (flag && /argument missing/.test(error.message)) return new ConfigError(flag, 'needs a value');
       if (flag) return new ConfigError(flag, 'takes no value');
       return new ConfigError(context.where, firstLine);

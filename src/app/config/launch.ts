@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
-import { rolePrompt, type CliVersion, type HookKind, type Lang, type Role } from '../../protocol/index.js';
+import { type CliVersion, type HookKind, type Lang, type Role, rolePrompt } from '../../protocol/index.js';
 import type { Profile } from '../../pty/profile.js';
 import type { HookChannel } from '../replies/hook-channel.js';
 import { BIN } from './paths.js';
-
 
 export type AgentSpec = {
   /** The command as the user gave it, program resolved. */
@@ -43,7 +42,9 @@ function hookArgs(role: Role, kind: HookKind, channel: HookChannel): string[] {
 export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: HookChannel | null): Launch {
   const { launch, hook } = spec.profile.data;
   const prompt = rolePrompt(role, lang);
-  const promptArgs = (launch.role_prompt_args ?? []).map((a) => a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt));
+  const promptArgs = (launch.role_prompt_args ?? []).map((a) =>
+    a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt),
+  );
   const argv = [...spec.argv, ...launch.args, ...promptArgs];
   if (hook && channel) argv.push(...hookArgs(role, hook.kind, channel));
   return { argv, env: { ...launch.env, ...(hook && channel ? channel.env(role) : {}), RELEVO_ROLE: role } };

@@ -1,10 +1,9 @@
 import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { LANGS, type DeliveryPolicy, type Lang } from '../../protocol/index.js';
-import { parsePrefix } from './prefix.js';
+import { DEFAULT_STALL_AFTER_MS, type DeliveryPolicy, LANGS, type Lang, parseDuration } from '../../protocol/index.js';
 import { ConfigError } from '../faults/errors.js';
-import { parseFlags, unexpectedArgument, type FlagsContext } from './args.js';
-import { DEFAULT_STALL_AFTER_MS, parseDuration } from '../../protocol/index.js';
+import { type FlagsContext, parseFlags, unexpectedArgument } from './args.js';
+import { parsePrefix } from './prefix.js';
 
 export const DEMO_GOAL = 'Add pagination to /users with tests';
 
@@ -142,7 +141,10 @@ const schema = z.object({
   tmux: z.boolean().default(false),
   herdr: z.boolean().default(false),
   'herdr-launch': z.boolean().default(false),
-  'tmux-socket': z.string().regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes').optional(),
+  'tmux-socket': z
+    .string()
+    .regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes')
+    .optional(),
   'tmux-launch': z.boolean().default(false),
   'planner-pane': z.string().trim().min(1, '--planner-pane: empty').optional(),
   'builder-pane': z.string().trim().min(1, '--builder-pane: empty').optional(),
@@ -202,20 +204,24 @@ function backendOf(v: BackendFlags): Backend {
   const chosen = (['tmux', 'tmux-launch', 'herdr', 'herdr-launch'] as const).filter((f) => v[f]);
   if (chosen.length > 1) throw new ConfigError(`--${chosen[1]}`, `not with --${chosen[0]}: pick one place for the agents`);
   const mode = chosen[0];
-  if (v['tmux-socket'] !== undefined && mode !== 'tmux' && mode !== 'tmux-launch') throw new ConfigError('--tmux-socket', 'needs --tmux or --tmux-launch');
+  if (v['tmux-socket'] !== undefined && mode !== 'tmux' && mode !== 'tmux-launch')
+    throw new ConfigError('--tmux-socket', 'needs --tmux or --tmux-launch');
   if (mode === undefined) {
     if (planner !== undefined) throw new ConfigError('--planner-pane', 'needs --tmux or --herdr');
     if (builder !== undefined) throw new ConfigError('--builder-pane', 'needs --tmux or --herdr');
     return { kind: 'local' };
   }
   if (mode.endsWith('-launch')) {
-    if (planner !== undefined || builder !== undefined) throw new ConfigError(planner !== undefined ? '--planner-pane' : '--builder-pane', `not with --${mode}, which opens new panes`);
+    if (planner !== undefined || builder !== undefined)
+      throw new ConfigError(planner !== undefined ? '--planner-pane' : '--builder-pane', `not with --${mode}, which opens new panes`);
     return mode === 'tmux-launch' ? { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: null } : { kind: 'herdr', panes: null };
   }
   if (planner === undefined) throw new ConfigError('--planner-pane', `required with --${mode} (or use --${mode}-launch)`);
   if (builder === undefined) throw new ConfigError('--builder-pane', `required with --${mode} (or use --${mode}-launch)`);
   if (planner === builder) throw new ConfigError('--builder-pane', `the same pane as the planner's (${planner})`);
-  return mode === 'tmux' ? { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: { planner, builder } } : { kind: 'herdr', panes: { planner, builder } };
+  return mode === 'tmux'
+    ? { kind: 'tmux', socket: v['tmux-socket'] ?? null, panes: { planner, builder } }
+    : { kind: 'herdr', panes: { planner, builder } };
 }
 
 /** `es` when LANG/LC_ALL/LC_MESSAGES say Spanish, else `en`. */

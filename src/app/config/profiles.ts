@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { profileSchema, type ProfileData } from '../../protocol/index.js';
+import { type ProfileData, profileSchema } from '../../protocol/index.js';
 import { compileProfile, type Profile } from '../../pty/profile.js';
 import { ConfigError, firstIssue } from '../faults/errors.js';
 import { PROFILES_DIR } from './paths.js';

@@ -1,5 +1,13 @@
 import { execa } from 'execa';
-import { profileForVersion, rangeText, versionIn, versionVerdict, type CliVersion, type JournalEntry, type Role } from '../../protocol/index.js';
+import {
+  type CliVersion,
+  type JournalEntry,
+  profileForVersion,
+  type Role,
+  rangeText,
+  versionIn,
+  versionVerdict,
+} from '../../protocol/index.js';
 import { compileProfile } from '../../pty/profile.js';
 import type { AgentSpec } from './launch.js';
 import { unwrapEnv } from './profiles.js';
@@ -23,7 +31,14 @@ export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): P
   if (versions === undefined) return null;
   const range = rangeText(versions.tested);
   const [file, ...args] = versionCommand(spec.argv, versions.args);
-  const result = await execa(file!, args, { env, extendEnv: false, stdin: 'ignore', reject: false, timeout: VERSION_TIMEOUT_MS, all: true });
+  const result = await execa(file!, args, {
+    env,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    timeout: VERSION_TIMEOUT_MS,
+    all: true,
+  });
   const output = result.all ?? '';
   const version = result.exitCode === 0 ? versionIn(output, versions.pattern) : null;
   if (version !== null) return { status: 'found', version, verdict: versionVerdict(version, versions.tested), range };

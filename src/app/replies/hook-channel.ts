@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hookMessageSchema, type HookKind, type Role } from '../../protocol/index.js';
+import { type HookKind, hookMessageSchema, type Role } from '../../protocol/index.js';
 import { jsonLines } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
 

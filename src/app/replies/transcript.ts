@@ -1,6 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../../protocol/index.js';
@@ -105,7 +105,8 @@ export function codexSessionCwd(lines: readonly unknown[]): string | null {
   let cwd: string | null = null;
   for (const raw of lines) {
     const e = codexEntry.safeParse(raw);
-    if (e.success && (e.data.type === 'session_meta' || e.data.type === 'turn_context') && e.data.payload?.cwd !== undefined) cwd = e.data.payload.cwd;
+    if (e.success && (e.data.type === 'session_meta' || e.data.type === 'turn_context') && e.data.payload?.cwd !== undefined)
+      cwd = e.data.payload.cwd;
   }
   return cwd;
 }

@@ -1,8 +1,7 @@
-import { ROLES, type RelayState, type Role } from '../../protocol/index.js';
+import { formatDuration, type RelayState, ROLES, type Role, type Stall, StallWatcher } from '../../protocol/index.js';
 import type { AgentPane } from '../../pty/agent.js';
 import { Emitter, type Event } from '../../pty/emitter.js';
 import type { Journal } from '../store/journal.js';
-import { formatDuration, StallWatcher, type Stall } from '../../protocol/index.js';
 
 /** Per role, the line the status band shows for it (a held delivery, a stall), or null. */
 export type Notes = Readonly<Record<Role, string | null>>;
@@ -17,7 +16,9 @@ const TICK_MS = 1000;
 
 export const heldNote = (role: Role, round: number) => `${role}: your draft holds round ${round} — send it or clear it`;
 export const stallNote = (s: Stall) =>
-  s.why === 'busy' ? `${s.role}: stalled — busy ${formatDuration(s.forMs)} with no turn end` : `${s.role}: stalled — flapping busy/idle for ${formatDuration(s.forMs)} with no turn end`;
+  s.why === 'busy'
+    ? `${s.role}: stalled — busy ${formatDuration(s.forMs)} with no turn end`
+    : `${s.role}: stalled — flapping busy/idle for ${formatDuration(s.forMs)} with no turn end`;
 
 /**
  * What needs the person: a delivery held by their draft, an agent that never ends its turn.

@@ -1,13 +1,22 @@
 import { quote } from 'shell-quote';
 import { z } from 'zod';
 import type { Role } from '../../protocol/index.js';
-import { checkHerdrVersion, findHerdr, herdr, herdrPane, herdrSplit, HerdrError, HerdrSource, type Herdr } from '../../pty/backends/herdr.js';
+import {
+  checkHerdrVersion,
+  findHerdr,
+  type Herdr,
+  HerdrError,
+  HerdrSource,
+  herdr,
+  herdrPane,
+  herdrSplit,
+} from '../../pty/backends/herdr.js';
 import { MirrorPane } from '../../pty/backends/mirror.js';
-import { foregroundArgv, isShell, launchInTmux, paneInfo, TmuxError, TmuxSource, type TmuxServer } from '../../pty/backends/tmux.js';
-import { ConfigError } from '../faults/errors.js';
+import { foregroundArgv, isShell, launchInTmux, paneInfo, TmuxError, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import type { AgentSpec } from '../config/launch.js';
 import type { Options } from '../config/options.js';
 import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
-import type { AgentSpec } from '../config/launch.js';
+import { ConfigError } from '../faults/errors.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 
 export type Agents = Readonly<Record<Role, AgentSpec>>;
@@ -23,11 +32,17 @@ async function orConfigError<T>(flag: string, action: () => Promise<T>): Promise
 }
 
 /** The agent running in an existing tmux pane: its foreground command, and the profile it calls for. */
-async function attachedAgent(server: TmuxServer, role: Role, target: string, profileName: string | undefined): Promise<{ spec: AgentSpec; pane: string }> {
+async function attachedAgent(
+  server: TmuxServer,
+  role: Role,
+  target: string,
+  profileName: string | undefined,
+): Promise<{ spec: AgentSpec; pane: string }> {
   const flag = `--${role}-pane`;
   const info = await orConfigError(flag, () => paneInfo(server, target));
   if (info.dead) throw new ConfigError(flag, `tmux pane ${info.id} is dead`);
-  if (isShell(info.command)) throw new ConfigError(flag, `tmux pane ${info.id} runs ${info.command}, not an agent: start the agent in it first`);
+  if (isShell(info.command))
+    throw new ConfigError(flag, `tmux pane ${info.id} runs ${info.command}, not an agent: start the agent in it first`);
   const argv = foregroundArgv(info);
   const profile = profileName !== undefined ? loadProfile(profileName, `--${role}-profile`) : profileForCommand(argv, `--${role}-profile`);
   return { spec: { argv, profile }, pane: info.id };
@@ -74,7 +89,10 @@ export async function backendFor(
     panes: {
       attached: true,
       open: (r) =>
-        orConfigError('--tmux', async () => ({ planner: await mirror(server, planner.pane, r.planner), builder: await mirror(server, builder.pane, r.builder) })),
+        orConfigError('--tmux', async () => ({
+          planner: await mirror(server, planner.pane, r.planner),
+          builder: await mirror(server, builder.pane, r.builder),
+        })),
     },
   };
 }
@@ -98,7 +116,11 @@ const processInfo = z.object({
 async function herdrAgent(h: Herdr, role: Role, target: string, profileName: string | undefined): Promise<AgentSpec> {
   const flag = `--${role}-pane`;
   const info = await orHerdrError(flag, () => herdrPane(h, target));
-  if (info.agent === undefined) throw new ConfigError(flag, `herdr pane ${info.pane_id} runs no agent (agent_status ${info.agent_status}): start the agent in it first`);
+  if (info.agent === undefined)
+    throw new ConfigError(
+      flag,
+      `herdr pane ${info.pane_id} runs no agent (agent_status ${info.agent_status}): start the agent in it first`,
+    );
   const out = await orHerdrError(flag, () => herdr(h, ['pane', 'process-info', '--pane', info.pane_id]));
   const processes = processInfo.parse(JSON.parse(out)).result.foreground_processes;
   const argv = processes.map((p) => p.argv ?? [p.name ?? '']).find((a) => profileForCommand(a, flag).data.id !== 'generic') ?? [info.agent];
@@ -108,13 +130,19 @@ async function herdrAgent(h: Herdr, role: Role, target: string, profileName: str
   return { argv, profile: byCommand.data.id !== 'generic' || byHerdr === null ? byCommand : byHerdr };
 }
 
-const herdrMirror = (h: Herdr, pane: string, request: PaneRequest) => MirrorPane.attach(new HerdrSource(h, pane, request.cols), request.osc);
+const herdrMirror = (h: Herdr, pane: string, request: PaneRequest) =>
+  MirrorPane.attach(new HerdrSource(h, pane, request.cols), request.osc);
 
 /**
  * Herdr: attach to panes that run agents (`--herdr`), or split two new panes in the current workspace
  * and start the agents there (`--herdr-launch`). herdr is `$HERDR_BIN_PATH` or on PATH, its version checked.
  */
-async function herdrBackend(panes: Readonly<Record<Role, string>> | null, options: Options, env: NodeJS.ProcessEnv, commanded: () => Agents) {
+async function herdrBackend(
+  panes: Readonly<Record<Role, string>> | null,
+  options: Options,
+  env: NodeJS.ProcessEnv,
+  commanded: () => Agents,
+) {
   const flag = panes === null ? '--herdr-launch' : '--herdr';
   const h = await orHerdrError(flag, () => findHerdr(env));
   await orHerdrError(flag, () => checkHerdrVersion(h));
@@ -141,7 +169,11 @@ async function herdrBackend(panes: Readonly<Record<Role, string>> | null, option
   };
   const opener: PaneOpener = {
     attached: true,
-    open: (r) => orHerdrError(flag, async () => ({ planner: await herdrMirror(h, panes.planner, r.planner), builder: await herdrMirror(h, panes.builder, r.builder) })),
+    open: (r) =>
+      orHerdrError(flag, async () => ({
+        planner: await herdrMirror(h, panes.planner, r.planner),
+        builder: await herdrMirror(h, panes.builder, r.builder),
+      })),
   };
   return { agents, panes: opener };
 }

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ROLES, type Role } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
-import { pidAlive, readLock, type AgentRecord } from '../store/locks.js';
-import { allProcesses, endProcesses, hasEnv, procStat, type Proc } from '../../pty/procs.js';
+import { allProcesses, endProcesses, hasEnv, type Proc, procStat } from '../../pty/procs.js';
+import { type AgentRecord, pidAlive, readLock } from '../store/locks.js';
 
 /** How long a leftover agent gets between SIGTERM and SIGKILL. */
 const LEFTOVER_GRACE_MS = 2000;

@@ -21,14 +21,16 @@ export class MemoryWrites {
   /** Stores `text` in mnemosyne, journaling the outcome; the relay never waits on it. */
   remember(text: string, round?: number): void {
     const memory = this.memory;
-    if (!memory || memory.status.state !== 'ready') return;
+    if (memory?.status.state !== 'ready') return;
     const write = memory
       .store(text)
       .then((r) => {
         if (this.#journalClosed) return;
         const at = round !== undefined ? { round } : {};
         this.journal.append(
-          r.ok ? { type: 'memory', state: 'stored', ...at, ...(r.id ? { id: r.id.slice(0, 240) } : {}) } : { type: 'memory', state: 'failed', ...at, detail: r.detail.slice(0, 240) },
+          r.ok
+            ? { type: 'memory', state: 'stored', ...at, ...(r.id ? { id: r.id.slice(0, 240) } : {}) }
+            : { type: 'memory', state: 'failed', ...at, detail: r.detail.slice(0, 240) },
         );
       })
       .catch(this.fault);

@@ -54,6 +54,10 @@ export function journalRunStart(options: RunnerOptions, panes: Readonly<Record<R
   const memory = options.memory;
   if (memory) {
     const st = memory.status;
-    journal.append(st.state === 'ready' ? { type: 'memory', state: 'ready', bank: st.bank } : { type: 'memory', state: 'blocked', detail: st.detail.slice(0, 240) });
+    journal.append(
+      st.state === 'ready'
+        ? { type: 'memory', state: 'ready', bank: st.bank }
+        : { type: 'memory', state: 'blocked', detail: st.detail.slice(0, 240) },
+    );
   }
 }

@@ -1,39 +1,39 @@
 import {
-  initialState,
-  readHookPayload,
-  reportFits,
-  ROLES,
-  step,
   type Effect,
   type GitAnchor,
+  initialState,
   type RelayConfig,
   type RelayEvent,
   type RelayState,
+  ROLES,
   type Role,
+  readHookPayload,
+  reportFits,
+  step,
 } from '../../protocol/index.js';
 import { AgentPane, type TurnEnd } from '../../pty/agent.js';
 import { Emitter } from '../../pty/emitter.js';
 import type { Pane } from '../../pty/pane.js';
-import { localPanes, type PaneRequest } from './panes.js';
-import { CheckpointStore } from '../store/checkpoints.js';
+import { type AgentSpec, launchFor } from '../config/launch.js';
 import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
-import { gitAnchor } from '../store/git.js';
 import { HookChannel } from '../replies/hook-channel.js';
+import { type HookSlot, newSlot, readReply } from '../replies/reply-reader.js';
+import { CheckpointStore } from '../store/checkpoints.js';
+import { gitAnchor } from '../store/git.js';
 import { doneMemory, roundMemory } from '../store/memory.js';
-import { launchFor, type AgentSpec } from '../config/launch.js';
-import { RelayLoop } from './relay-loop.js';
-import { newSlot, readReply, type HookSlot } from '../replies/reply-reader.js';
 import { StateWrites } from '../store/state-writes.js';
-import { relayConfig, type RunnerOptions } from './run-options.js';
-import { journalRunStart } from './run-start.js';
-import { MemoryWrites } from './memory-writes.js';
-import { Transfers } from './transfer.js';
 import { AgentWatch } from './agent-watch.js';
+import { MemoryWrites } from './memory-writes.js';
+import { localPanes, type PaneRequest } from './panes.js';
+import { RelayLoop } from './relay-loop.js';
+import { type RunnerOptions, relayConfig } from './run-options.js';
+import { journalRunStart } from './run-start.js';
+import { Transfers } from './transfer.js';
 
-export { relayConfig, type RunnerOptions } from './run-options.js';
 export type { AgentSpec } from '../config/launch.js';
 export { sha256 } from '../store/checkpoints.js';
+export { type RunnerOptions, relayConfig } from './run-options.js';
 
 /**
  * Wires the pure relay machine to two agent panes and the journal: performs the machine's effects
@@ -69,7 +69,15 @@ export class RelayRunner {
       for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
       const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId };
       Object.assign(env, extraEnv, { TERM: 'xterm-256color' });
-      return { argv: launch.argv, env, extraEnv, cwd: options.cwd, cols: options.cols, rows: options.rows, osc: spec.profile.data.screen.osc };
+      return {
+        argv: launch.argv,
+        env,
+        extraEnv,
+        cwd: options.cwd,
+        cols: options.cols,
+        rows: options.rows,
+        osc: spec.profile.data.screen.osc,
+      };
     };
     let panes: Record<Role, Pane>;
     try {
@@ -219,15 +227,20 @@ export class RelayRunner {
         if (effect.entry.type === 'done') this.#memory.remember(doneMemory(this.options.runId, effect.entry.summary));
         return;
       case 'checkpoint':
-        return this.#writes.checkpoint(effect.message, this.#anchor, effect.supersedes);
+        this.#writes.checkpoint(effect.message, this.#anchor, effect.supersedes);
+        return;
       case 'deliver':
-        return this.#transfers.deliver(effect.message);
+        this.#transfers.deliver(effect.message);
+        return;
     }
   }
 
   #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
     const { env, cwd } = this.options;
-    return readReply({ agent: this.agents[role], slot: this.#hooks[role], hooked: this.channel !== null, env, cwd, stopping: () => this.#stopping }, screen);
+    return readReply(
+      { agent: this.agents[role], slot: this.#hooks[role], hooked: this.channel !== null, env, cwd, stopping: () => this.#stopping },
+      screen,
+    );
   }
 
   /** Resolves once the run is done or paused. */

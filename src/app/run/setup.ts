@@ -1,24 +1,23 @@
-import type { JournalLine, Role } from '../../protocol/index.js';
-import { resolveProgram, splitCommand } from '../config/command.js';
-import { ConfigError } from '../faults/errors.js';
-import { startError } from '../faults/fault.js';
-import { DEMO_GOAL, type Options } from '../config/options.js';
-import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { JournalLine, Role } from '../../protocol/index.js';
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
+import type { Pane } from '../../pty/pane.js';
+import { resolveProgram, splitCommand } from '../config/command.js';
+import { DEMO_GOAL, type Options } from '../config/options.js';
+import { BIN } from '../config/paths.js';
+import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
+import { withCliVersions } from '../config/versions.js';
+import { ConfigError } from '../faults/errors.js';
+import { startError } from '../faults/fault.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { diffStat, gitAnchor } from '../store/git.js';
 import { createRunDir, Journal, readJournal } from '../store/journal.js';
 import { lockRun } from '../store/locks.js';
-import { recordAgents, stopLeftovers } from './leftovers.js';
 import { Memory } from '../store/memory.js';
-import type { Pane } from '../../pty/pane.js';
 import { backendFor } from './backends.js';
-import { relayConfig, RelayRunner, type AgentSpec } from './runner.js';
-import { withCliVersions } from '../config/versions.js';
-import { BIN } from '../config/paths.js';
-
+import { recordAgents, stopLeftovers } from './leftovers.js';
+import { type AgentSpec, RelayRunner, relayConfig } from './runner.js';
 
 /** The built-in simulated agent, run by this very package. */
 export function demoCommand(role: Role): string[] {
@@ -64,11 +63,19 @@ function reachable(cwd: string, dir: string): string {
 }
 
 /** A new run, or with `--resume` the interrupted one; then both agents are launched in terminals of `size`. */
-export async function openRun(options: Options, version: string, env: NodeJS.ProcessEnv, size: Size, onLine?: (line: JournalLine) => void): Promise<OpenedRun> {
+export async function openRun(
+  options: Options,
+  version: string,
+  env: NodeJS.ProcessEnv,
+  size: Size,
+  onLine?: (line: JournalLine) => void,
+): Promise<OpenedRun> {
   // Agents a killed relevo left running (in any run of this state dir) are stopped first.
   const stateDir = resolve(process.cwd(), options.stateDir);
   await stopLeftovers(stateDir, (line) => process.stderr.write(`relevo-tui: ${line}\n`));
-  const opened = await (options.resume === false ? createRun(options, version, env, size, onLine) : resumeRun(options, options.resume, version, env, size, onLine));
+  const opened = await (options.resume === false
+    ? createRun(options, version, env, size, onLine)
+    : resumeRun(options, options.resume, version, env, size, onLine));
   try {
     recordAgents(opened.dir, agentPanes(opened.runner));
   } catch (error) {
@@ -82,7 +89,10 @@ export async function openRun(options: Options, version: string, env: NodeJS.Pro
 }
 
 /** The runner's two panes. */
-export const agentPanes = (runner: RelayRunner): Record<Role, Pane> => ({ planner: runner.agents.planner.pane, builder: runner.agents.builder.pane });
+export const agentPanes = (runner: RelayRunner): Record<Role, Pane> => ({
+  planner: runner.agents.planner.pane,
+  builder: runner.agents.builder.pane,
+});
 
 async function memoryFor(options: Options, env: NodeJS.ProcessEnv, cwd: string): Promise<Memory | null> {
   return options.memory ? Memory.open(env, cwd) : null;
@@ -149,7 +159,8 @@ function atStart<T>(stateDir: string, step: () => T): T {
 
 function dropIfEmpty(dir: string): void {
   try {
-    if (!existsSync(join(dir, 'events.jsonl')) || statSync(join(dir, 'events.jsonl')).size === 0) rmSync(dir, { recursive: true, force: true });
+    if (!existsSync(join(dir, 'events.jsonl')) || statSync(join(dir, 'events.jsonl')).size === 0)
+      rmSync(dir, { recursive: true, force: true });
   } catch {
     // A state directory that cannot be written keeps what it has.
   }
@@ -174,7 +185,11 @@ export function findRun(stateDir: string, run: string): string {
     if (!existsSync(join(dir, 'events.jsonl'))) throw new ConfigError('--resume', `no run ${run} in ${runs} (see relevo-tui runs)`);
     return dir;
   }
-  const ids = existsSync(runs) ? readdirSync(runs).filter((id) => existsSync(join(runs, id, 'events.jsonl'))).sort() : [];
+  const ids = existsSync(runs)
+    ? readdirSync(runs)
+        .filter((id) => existsSync(join(runs, id, 'events.jsonl')))
+        .sort()
+    : [];
   const latest = ids.at(-1);
   if (latest === undefined) throw new ConfigError('--resume', `no runs in ${runs}`);
   return join(runs, latest);
@@ -243,9 +258,17 @@ export async function resumeRun(
     const latest = inOrder(checkpoints).at(-1);
     const anchor = latest?.checkpoint.anchor;
     const now = anchor ? await gitAnchor(cwd) : null;
-    const stale = latest && anchor && anchorMoved(anchor, now) ? { latest: latest.checkpoint, now, diff: await diffStat(cwd, anchor.head) } : null;
+    const stale =
+      latest && anchor && anchorMoved(anchor, now) ? { latest: latest.checkpoint, now, diff: await diffStat(cwd, anchor.head) } : null;
     const basics = runnerBasics(options, env, size);
-    const config = relayConfig({ maxRounds: started.max_rounds, lang: started.lang, agents, panes, delivery: options.delivery, runPath: reachable(cwd, dir) });
+    const config = relayConfig({
+      maxRounds: started.max_rounds,
+      lang: started.lang,
+      agents,
+      panes,
+      delivery: options.delivery,
+      runPath: reachable(cwd, dir),
+    });
     const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
     if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
     journal = new Journal(dir, lines.at(-1)?.seq ?? 0);

@@ -2,7 +2,7 @@ import type { HandoffMessage, Outgoing, RelayEvent, Role } from '../../protocol/
 import type { DeliveryResult, DeliveryStage } from '../../pty/deliver.js';
 import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
-import { sha256, type CheckpointStore } from '../store/checkpoints.js';
+import { type CheckpointStore, sha256 } from '../store/checkpoints.js';
 import type { Journal } from '../store/journal.js';
 import type { StateWrites } from '../store/state-writes.js';
 
@@ -63,7 +63,10 @@ export class Transfers {
     }
     const stages = (stage: DeliveryStage) => failpoint(stage);
     const typed = handoff !== null ? writes.confirmed(handoff) : null;
-    const result = typed !== null ? { ok: true as const, attempts: typed } : await this.run.agents[message.to].deliver(message.text, this.run.readyTimeoutMs, stages);
+    const result =
+      typed !== null
+        ? { ok: true as const, attempts: typed }
+        : await this.run.agents[message.to].deliver(message.text, this.run.readyTimeoutMs, stages);
     if (!result.ok) return dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
     failpoint('confirmed');
     if (handoff !== null) {
@@ -71,7 +74,13 @@ export class Transfers {
       if (!acked.ok) return dispatch({ type: 'ack-refused', to: message.to, detail: acked.detail });
       failpoint('ack');
     }
-    dispatch({ type: 'delivered', to: message.to, sha256: sha256(message.body), attempts: result.attempts, ...(transferId ? { transferId } : {}) });
+    dispatch({
+      type: 'delivered',
+      to: message.to,
+      sha256: sha256(message.body),
+      attempts: result.attempts,
+      ...(transferId ? { transferId } : {}),
+    });
     const held = this.#held.get(message.to);
     this.#held.delete(message.to);
     if (held) dispatch(held);
@@ -89,7 +98,11 @@ export class Transfers {
     writes.ensure(handoff);
     const found = this.#readCheckpoint(lane, handoff.seq);
     if (found === null || !found.digestOk || found.body !== handoff.body) {
-      this.run.dispatch({ type: 'ack-refused', to: handoff.to, detail: `digest mismatch: ${lane}/checkpoints/${handoff.seq} changed after it was written` });
+      this.run.dispatch({
+        type: 'ack-refused',
+        to: handoff.to,
+        detail: `digest mismatch: ${lane}/checkpoints/${handoff.seq} changed after it was written`,
+      });
       return null;
     }
     const { offer, resend } = writes.offer(lane, handoff.seq);

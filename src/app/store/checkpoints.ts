@@ -2,23 +2,23 @@ import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type Ack,
   ackRefusal,
   ackSchema,
   BODY_FILE,
   buildCheckpoint,
   CHECKPOINT_SCHEMA_VERSION,
+  type CheckpointOnDisk,
   checkpointPath,
   formatHeader,
-  handoffCheckpointSchema,
-  handoffMarkdown,
-  offerSchema,
-  ROLES,
-  type Ack,
-  type CheckpointOnDisk,
   type GitAnchor,
   type HandoffCheckpoint,
+  handoffCheckpointSchema,
+  handoffMarkdown,
   type Offer,
   type Outgoing,
+  offerSchema,
+  ROLES,
   type Role,
 } from '../../protocol/index.js';
 import { fsFault } from '../faults/fsfault.js';
@@ -81,7 +81,8 @@ export class CheckpointStore {
     if (message.kind !== 'handoff' || message.seq === undefined) throw new CheckpointError(`not a handoff: ${message.kind}`);
     if (message.from !== lane) throw new CheckpointError(`the ${lane} lane cannot hold a handoff from ${message.from}`);
     const dir = this.dirOf(lane, message.seq);
-    if (existsSync(dir)) throw new CheckpointError(`checkpoint ${checkpointPath(lane, message.seq)} already exists: checkpoints are immutable`);
+    if (existsSync(dir))
+      throw new CheckpointError(`checkpoint ${checkpointPath(lane, message.seq)} already exists: checkpoints are immutable`);
     const { checkpoint, json, bodyFile } = buildCheckpoint(
       {
         run_id: this.runId,
@@ -128,11 +129,19 @@ export class CheckpointStore {
       }
     };
     const checkpoint = readAs('handoff.json', () => handoffCheckpointSchema.parse(readJson(join(dir, 'handoff.json'))));
-    if (checkpoint.from !== lane || checkpoint.seq !== seq) throw new CheckpointError(`checkpoint ${where}: it says ${checkpointPath(checkpoint.from, checkpoint.seq)}`);
+    if (checkpoint.from !== lane || checkpoint.seq !== seq)
+      throw new CheckpointError(`checkpoint ${where}: it says ${checkpointPath(checkpoint.from, checkpoint.seq)}`);
     const body = checkpoint.body ?? readAs(BODY_FILE, () => readFileSync(join(dir, BODY_FILE), 'utf8'));
     const offerPath = join(dir, 'offer.json');
     const offer = existsSync(offerPath) ? readAs('offer.json', () => offerSchema.parse(readJson(offerPath))) : null;
-    return { checkpoint, body, offered: offer !== null, acked: existsSync(join(dir, 'ack.json')), offer, digestOk: sha256(body) === checkpoint.sha256 };
+    return {
+      checkpoint,
+      body,
+      offered: offer !== null,
+      acked: existsSync(join(dir, 'ack.json')),
+      offer,
+      digestOk: sha256(body) === checkpoint.sha256,
+    };
   }
 
   /** Seqs present in a lane, ascending (directories being written aside are skipped). */
@@ -201,7 +210,8 @@ export class CheckpointStore {
       fsFault('ack', join(this.dirOf(lane, seq), 'ack.json'), 'open');
       createFile(join(this.dirOf(lane, seq), 'ack.json'), `${JSON.stringify(ack, null, 2)}\n`);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { ok: false, detail: `already acknowledged: ${checkpointPath(lane, seq)}` };
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        return { ok: false, detail: `already acknowledged: ${checkpointPath(lane, seq)}` };
       throw error;
     }
     return { ok: true, ack };

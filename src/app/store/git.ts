@@ -23,8 +23,16 @@ export async function diffStat(cwd: string, head: string, max = 8): Promise<stri
     git(cwd, ['diff', '--stat=100', head, '--']),
     git(cwd, ['ls-files', '--others', '--exclude-standard']),
   ]);
-  const lines = diff.exitCode === 0 ? String(diff.stdout).split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '') : [];
-  const extra = String(untracked.stdout).split('\n').filter((l) => l.trim() !== '').length;
+  const lines =
+    diff.exitCode === 0
+      ? String(diff.stdout)
+          .split('\n')
+          .map((l) => l.trimEnd())
+          .filter((l) => l.trim() !== '')
+      : [];
+  const extra = String(untracked.stdout)
+    .split('\n')
+    .filter((l) => l.trim() !== '').length;
   if (extra > 0) lines.push(` ${extra} untracked file${extra === 1 ? '' : 's'}`);
   const cut = lines.length <= max ? lines : [...lines.slice(0, max - 2), ` … ${lines.length - max + 1} more`, lines.at(-1)!];
   return cut.map((l) => l.slice(0, 240));

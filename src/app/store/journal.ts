@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { journalEntrySchema, journalLineSchema, type JournalEntry, type JournalLine } from '../../protocol/index.js';
+import { type JournalEntry, type JournalLine, journalEntrySchema, journalLineSchema } from '../../protocol/index.js';
 import { parseJsonLines, wholeLinesLength } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
 import { stateWrite } from '../faults/fault.js';

@@ -48,7 +48,10 @@ export class Memory {
 
   /** Finds `mnemosyne` on `env.PATH` (empty PATH entries are ignored) and picks the bank for `cwd`. */
   static async open(env: NodeJS.ProcessEnv, cwd: string): Promise<Memory> {
-    const path = (env.PATH ?? '').split(delimiter).filter((p) => p !== '').join(delimiter);
+    const path = (env.PATH ?? '')
+      .split(delimiter)
+      .filter((p) => p !== '')
+      .join(delimiter);
     const found = path === '' ? null : await which('mnemosyne', { path, nothrow: true });
     const status: MemoryStatus =
       found === null
@@ -89,7 +92,11 @@ export class Memory {
 
 /** The memory for one relayed handoff: `relevo <runId> · round <n> · <from> → <to>: <first non-blank line>`. */
 export function roundMemory(runId: string, round: number, from: 'planner' | 'builder', to: 'planner' | 'builder', body: string): string {
-  const first = body.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const first =
+    body
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return `relevo ${runId} · round ${round} · ${from} → ${to}: ${cut(first, 200)}`;
 }
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { GitAnchor, HandoffCheckpoint, HandoffMessage, Outgoing, Role } from '../../protocol/index.js';
-import { CheckpointStore, type Acked, type Offered } from './checkpoints.js';
 import { failpoint } from '../faults/failpoint.js';
 import { stateWrite } from '../faults/fault.js';
+import type { Acked, CheckpointStore, Offered } from './checkpoints.js';
 import type { Journal } from './journal.js';
 
 type Unsaved = { readonly message: HandoffMessage; readonly anchor: GitAnchor | null; readonly supersedes?: number };
@@ -50,7 +50,8 @@ export class StateWrites {
     const unsaved = this.#unsaved.get(keyOf(message));
     if (unsaved === undefined) return;
     const lane = message.from;
-    const checkpoint = this.#onDisk(message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes)).checkpoint;
+    const checkpoint =
+      this.#onDisk(message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes)).checkpoint;
     failpoint('checkpoint');
     this.journal.append({
       type: 'checkpoint',

@@ -94,7 +94,10 @@ export function bodySize(body: string): { bytes: number; lines: number } {
  * The checkpoint for `body`: the body inside the JSON when it stays within MAX_CHECKPOINT_BYTES,
  * else `body_file`, and the body then goes to that file. Validated: a field over its limit throws.
  */
-export function buildCheckpoint(draft: CheckpointDraft, body: string): { checkpoint: HandoffCheckpoint; json: string; bodyFile: string | null } {
+export function buildCheckpoint(
+  draft: CheckpointDraft,
+  body: string,
+): { checkpoint: HandoffCheckpoint; json: string; bodyFile: string | null } {
   const base = { schema_version: CHECKPOINT_SCHEMA_VERSION, ...draft, ...bodySize(body) } as const;
   const inline = handoffCheckpointSchema.parse({ ...base, body });
   const json = `${JSON.stringify(inline, null, 2)}\n`;

@@ -48,7 +48,12 @@ export function readHookPayload(kind: HookKind, payload: unknown): HookReport | 
     case 'claude-stop': {
       const p = claudeStop.safeParse(payload);
       if (!p.success || (p.data.hook_event_name !== undefined && p.data.hook_event_name !== 'Stop')) return null;
-      return { text: p.data.last_assistant_message ?? null, transcriptPath: p.data.transcript_path ?? null, input: null, thread: p.data.session_id ?? null };
+      return {
+        text: p.data.last_assistant_message ?? null,
+        transcriptPath: p.data.transcript_path ?? null,
+        input: null,
+        thread: p.data.session_id ?? null,
+      };
     }
     case 'codex-notify': {
       const p = codexNotify.safeParse(payload);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES, LANGS } from '../roles.js';
+import { LANGS, ROLES } from '../roles.js';
 
 export const PAUSE_REASONS = [
   'max_rounds',

@@ -105,118 +105,122 @@ export const ruleSchema = z
   });
 export type Rule = z.infer<typeof ruleSchema>;
 
-export const profileSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  version: z.number().int().positive(),
-  description: z.string().max(240),
-  /** How a command line is recognised as this agent. */
-  match: z.strictObject({
-    /** Program basenames, e.g. `claude`. */
-    commands: z.array(z.string().min(1)).default([]),
-    /** Any argument equal to one of these, e.g. `sim-agent`. */
-    args: z.array(z.string().min(1)).default([]),
-  }),
-  launch: z
-    .strictObject({
-      /**
-       * Arguments that hand the agent its role prompt, with `{prompt}` (the text) or `{prompt_toml}`
-       * (the text as a TOML string) in them, e.g. `["--append-system-prompt", "{prompt}"]`;
-       * absent → the role prompt opens the agent's first message.
-       */
-      role_prompt_args: z
-        .array(z.string().max(200))
-        .min(1)
-        .max(4)
-        .refine((a) => a.some((x) => x.includes('{prompt}') || x.includes('{prompt_toml}')), { message: 'needs {prompt} or {prompt_toml}' })
-        .optional(),
-      args: z.array(z.string()).default([]),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
-    })
-    .default({ args: [], env: {} }),
-  screen: z
-    .strictObject({
-      /** OSC numbers whose last payload the screen keeps for `osc` rules (0/1/2 are the title already). */
-      osc: z.array(z.number().int().min(3).max(65_535)).default([]),
-    })
-    .default({ osc: [] }),
-  detect: z.strictObject({
-    /** The screen must stay unchanged this long before an idle agent counts as finished. */
-    quiet_ms: z.number().int().min(50).max(60_000),
-    /** A turn ends only after a busy state was seen; otherwise any output since delivery counts. */
-    require_busy: z.boolean(),
-    rules: z.array(ruleSchema).min(1).max(MAX_RULES),
-  }),
-  deliver: z.strictObject({
-    /** Newline inside a message typed without bracketed paste. */
-    newline: z.string().min(1).max(8).default('\n'),
-    settle_ms: typingFields.settle_ms,
-    submit: z.string().min(1).max(8).default('\r'),
-    confirm_ms: z.number().int().min(50).max(30_000),
-    retries: z.number().int().min(0).max(10),
-    paste: typingFields.paste.default('whole'),
-    line_key: typingFields.line_key.default('\n'),
-    paste_max: typingFields.paste_max.default(800),
-    /**
-     * How relevo sees a person's unsent draft, which a delivery waits for: `screen` reads the input
-     * line (group 1 of `reply.prompt`); `keys` counts what the person typed into the pane since their
-     * last submit, for an agent whose input box cannot be read. Absent: `screen` when `reply.prompt`
-     * has a capture group, else `keys`.
-     */
-    draft: z.enum(DRAFT_SOURCES).optional(),
-    /** Settings that change from a release of the CLI on, oldest first: each applies to that version and later ones. */
-    since: z
-      .array(z.strictObject({ version: versionString, ...z.strictObject(typingFields).partial().shape }))
-      .max(16)
-      .refine((list) => list.every((s, i) => i === 0 || compareVersions(list[i - 1]!.version, s.version) < 0), {
-        message: 'oldest first, each version once',
+export const profileSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    version: z.number().int().positive(),
+    description: z.string().max(240),
+    /** How a command line is recognised as this agent. */
+    match: z.strictObject({
+      /** Program basenames, e.g. `claude`. */
+      commands: z.array(z.string().min(1)).default([]),
+      /** Any argument equal to one of these, e.g. `sim-agent`. */
+      args: z.array(z.string().min(1)).default([]),
+    }),
+    launch: z
+      .strictObject({
+        /**
+         * Arguments that hand the agent its role prompt, with `{prompt}` (the text) or `{prompt_toml}`
+         * (the text as a TOML string) in them, e.g. `["--append-system-prompt", "{prompt}"]`;
+         * absent → the role prompt opens the agent's first message.
+         */
+        role_prompt_args: z
+          .array(z.string().max(200))
+          .min(1)
+          .max(4)
+          .refine((a) => a.some((x) => x.includes('{prompt}') || x.includes('{prompt_toml}')), {
+            message: 'needs {prompt} or {prompt_toml}',
+          })
+          .optional(),
+        args: z.array(z.string()).default([]),
+        env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
       })
-      .default([]),
-  }),
-  reply: z.strictObject({
-    /** Prefixes that open a block of the agent's reply, e.g. `● `. */
-    gutter: z.array(z.string().min(1)).default([]),
-    /** Columns of indent on the reply's continuation lines. */
-    indent: z.number().int().min(0).max(16).default(0),
-    /** A line where the agent echoes what it was sent, e.g. `^❯ `. */
-    echo: regexString.optional(),
-    /** The input line; group 1, when present, is the text still in the input box. */
-    prompt: regexString,
-    /** Lines just above the input line that belong to the agent's chrome (rules, status lines). */
-    chrome: z.array(regexString).default([]),
-    /** Status lines inside the reply that are not reply text, e.g. `^✻ Worked for 2s` (matched before the gutter is removed). */
-    drop: z.array(regexString).default([]),
-    /** A line that marks the turn as interrupted (Esc): its partial reply never yields a handoff. */
-    interrupted: z.array(regexString).default([]),
-    /** Text the input line shows when nothing is typed (a placeholder). */
-    empty_input: regexString.optional(),
-    /** The agent hard-wraps its replies at the pane width: the screen cannot always restore long lines. */
-    hard_wrap: z.boolean().default(false),
-  }),
-  /** How to ask the CLI its version, and the versions this profile was tested with. */
-  versions: z
-    .strictObject({
-      /** Given to the program alone (not with the rest of its command line) to print its version. */
-      args: z.array(z.string().min(1)).min(1).max(4).default(['--version']),
-      /** Where the version is in what it prints: the first group of this pattern. */
-      pattern: regexString.default('(\\d+\\.\\d+\\.\\d+)'),
-      /** The releases the real-agent tests ran this profile against; oldest to newest is the tested range. */
-      tested: z.array(versionString).min(1).max(32),
-    })
-    .optional(),
-  /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
-  hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
-  /** Where the agent keeps its transcript, read when no hook reported the turn. */
-  transcript: z
-    .strictObject({
-      kind: z.enum(TRANSCRIPT_KINDS),
-      /** The agent writes its transcript a moment after its screen settles: how long to keep looking. */
-      wait_ms: z.number().int().min(0).max(60_000).default(3000),
-    })
-    .optional(),
-}).refine((p) => p.deliver.draft !== 'screen' || captureGroups(p.reply.prompt) > 0, {
-  message: 'draft = "screen" needs a capture group in reply.prompt (the input line\'s text); use "keys"',
-  path: ['deliver', 'draft'],
-});
+      .default({ args: [], env: {} }),
+    screen: z
+      .strictObject({
+        /** OSC numbers whose last payload the screen keeps for `osc` rules (0/1/2 are the title already). */
+        osc: z.array(z.number().int().min(3).max(65_535)).default([]),
+      })
+      .default({ osc: [] }),
+    detect: z.strictObject({
+      /** The screen must stay unchanged this long before an idle agent counts as finished. */
+      quiet_ms: z.number().int().min(50).max(60_000),
+      /** A turn ends only after a busy state was seen; otherwise any output since delivery counts. */
+      require_busy: z.boolean(),
+      rules: z.array(ruleSchema).min(1).max(MAX_RULES),
+    }),
+    deliver: z.strictObject({
+      /** Newline inside a message typed without bracketed paste. */
+      newline: z.string().min(1).max(8).default('\n'),
+      settle_ms: typingFields.settle_ms,
+      submit: z.string().min(1).max(8).default('\r'),
+      confirm_ms: z.number().int().min(50).max(30_000),
+      retries: z.number().int().min(0).max(10),
+      paste: typingFields.paste.default('whole'),
+      line_key: typingFields.line_key.default('\n'),
+      paste_max: typingFields.paste_max.default(800),
+      /**
+       * How relevo sees a person's unsent draft, which a delivery waits for: `screen` reads the input
+       * line (group 1 of `reply.prompt`); `keys` counts what the person typed into the pane since their
+       * last submit, for an agent whose input box cannot be read. Absent: `screen` when `reply.prompt`
+       * has a capture group, else `keys`.
+       */
+      draft: z.enum(DRAFT_SOURCES).optional(),
+      /** Settings that change from a release of the CLI on, oldest first: each applies to that version and later ones. */
+      since: z
+        .array(z.strictObject({ version: versionString, ...z.strictObject(typingFields).partial().shape }))
+        .max(16)
+        .refine((list) => list.every((s, i) => i === 0 || compareVersions(list[i - 1]!.version, s.version) < 0), {
+          message: 'oldest first, each version once',
+        })
+        .default([]),
+    }),
+    reply: z.strictObject({
+      /** Prefixes that open a block of the agent's reply, e.g. `● `. */
+      gutter: z.array(z.string().min(1)).default([]),
+      /** Columns of indent on the reply's continuation lines. */
+      indent: z.number().int().min(0).max(16).default(0),
+      /** A line where the agent echoes what it was sent, e.g. `^❯ `. */
+      echo: regexString.optional(),
+      /** The input line; group 1, when present, is the text still in the input box. */
+      prompt: regexString,
+      /** Lines just above the input line that belong to the agent's chrome (rules, status lines). */
+      chrome: z.array(regexString).default([]),
+      /** Status lines inside the reply that are not reply text, e.g. `^✻ Worked for 2s` (matched before the gutter is removed). */
+      drop: z.array(regexString).default([]),
+      /** A line that marks the turn as interrupted (Esc): its partial reply never yields a handoff. */
+      interrupted: z.array(regexString).default([]),
+      /** Text the input line shows when nothing is typed (a placeholder). */
+      empty_input: regexString.optional(),
+      /** The agent hard-wraps its replies at the pane width: the screen cannot always restore long lines. */
+      hard_wrap: z.boolean().default(false),
+    }),
+    /** How to ask the CLI its version, and the versions this profile was tested with. */
+    versions: z
+      .strictObject({
+        /** Given to the program alone (not with the rest of its command line) to print its version. */
+        args: z.array(z.string().min(1)).min(1).max(4).default(['--version']),
+        /** Where the version is in what it prints: the first group of this pattern. */
+        pattern: regexString.default('(\\d+\\.\\d+\\.\\d+)'),
+        /** The releases the real-agent tests ran this profile against; oldest to newest is the tested range. */
+        tested: z.array(versionString).min(1).max(32),
+      })
+      .optional(),
+    /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
+    hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
+    /** Where the agent keeps its transcript, read when no hook reported the turn. */
+    transcript: z
+      .strictObject({
+        kind: z.enum(TRANSCRIPT_KINDS),
+        /** The agent writes its transcript a moment after its screen settles: how long to keep looking. */
+        wait_ms: z.number().int().min(0).max(60_000).default(3000),
+      })
+      .optional(),
+  })
+  .refine((p) => p.deliver.draft !== 'screen' || captureGroups(p.reply.prompt) > 0, {
+    message: 'draft = "screen" needs a capture group in reply.prompt (the input line\'s text); use "keys"',
+    path: ['deliver', 'draft'],
+  });
 export type ProfileData = z.infer<typeof profileSchema>;
 
 /** How this profile tells a person's draft: its `deliver.draft`, else from whether `reply.prompt` captures the input. */

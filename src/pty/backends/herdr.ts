@@ -42,13 +42,23 @@ const parseJson = (text: string): unknown => {
 
 /** Runs `herdr args…` (no shell): stdout on success; herdr's JSON error (exit 1) or usage text (exit 2) as a HerdrError. */
 export async function herdr(h: Herdr, args: readonly string[]): Promise<string> {
-  const r = await execa(h.bin, args, { env: h.env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 15_000, stripFinalNewline: false });
+  const r = await execa(h.bin, args, {
+    env: h.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 15_000,
+    stripFinalNewline: false,
+  });
   if ((r as { code?: string }).code === 'ENOENT') throw new HerdrError('not_installed', `herdr not found at ${h.bin}`);
   if (r.exitCode === 0) return String(r.stdout);
   const stderr = String(r.stderr).trim();
   const reported = r.exitCode === 1 ? errorLine.safeParse(parseJson(stderr.split('\n')[0] ?? '')) : null;
   if (reported?.success) throw new HerdrError(reported.data.error.code, reported.data.error.message || reported.data.error.code);
-  throw new HerdrError(r.exitCode === 2 ? 'usage' : 'failed', stderr.split('\n')[0] || `herdr ${args.join(' ')} failed (exit ${r.exitCode ?? r.signal})`);
+  throw new HerdrError(
+    r.exitCode === 2 ? 'usage' : 'failed',
+    stderr.split('\n')[0] || `herdr ${args.join(' ')} failed (exit ${r.exitCode ?? r.signal})`,
+  );
 }
 
 /** The server's socket, as herdr's CLI finds it: $HERDR_SOCKET_PATH, $HERDR_SESSION's, else the default. */
@@ -98,7 +108,9 @@ export function herdrRequest(socket: string, method: string, params: Record<stri
         finish(new HerdrError('invalid_response', `herdr ${method}: ${(error as Error).message.split('\n')[0]}`));
       }
     });
-    sock.on('error', (error: NodeJS.ErrnoException) => finish(new HerdrError('server_not_running', `herdr server not reachable at ${socket} (${error.code ?? error.message})`)));
+    sock.on('error', (error: NodeJS.ErrnoException) =>
+      finish(new HerdrError('server_not_running', `herdr server not reachable at ${socket} (${error.code ?? error.message})`)),
+    );
     sock.on('close', () => finish(new HerdrError('server_not_running', `herdr ${method}: the connection closed without an answer`)));
   });
 }
@@ -112,7 +124,6 @@ export async function checkHerdrVersion(h: Herdr): Promise<string> {
   }
   return version;
 }
-
 
 export const paneInfoSchema = z.looseObject({
   pane_id: z.string(),
@@ -134,8 +145,24 @@ export async function herdrPane(h: Herdr, id: string): Promise<HerdrPaneInfo> {
 }
 
 /** `pane split` → the new pane's id. */
-export async function herdrSplit(h: Herdr, target: string | null, direction: 'right' | 'down', cwd: string, env: Readonly<Record<string, string>>): Promise<string> {
-  const args = ['pane', 'split', ...(target ? [target] : []), '--direction', direction, '--cwd', cwd, '--no-focus', ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`])];
+export async function herdrSplit(
+  h: Herdr,
+  target: string | null,
+  direction: 'right' | 'down',
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<string> {
+  const args = [
+    'pane',
+    'split',
+    ...(target ? [target] : []),
+    '--direction',
+    direction,
+    '--cwd',
+    cwd,
+    '--no-focus',
+    ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+  ];
   const out = await herdr(h, args);
   return paneInfoResult.parse(JSON.parse(out)).result.pane.pane_id;
 }

@@ -1,8 +1,8 @@
 import type { AgentState } from '../../protocol/index.js';
 import { Emitter } from '../emitter.js';
+import { OutputHistory } from '../output-history.js';
 import type { Pane, PaneExit } from '../pane.js';
 import { Screen } from '../screen.js';
-import { OutputHistory } from '../output-history.js';
 
 /** One look at a pane that relevo does not own. */
 export type Capture = {

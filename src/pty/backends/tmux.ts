@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { execa, type ResultPromise } from 'execa';
 import type { Capture, MirrorSource } from './mirror.js';
@@ -31,12 +31,14 @@ const MAX_SCROLLED = 2000;
 /** Runs `tmux [-L socket] args…` (no shell), resolving with stdout; a failure throws TmuxError. */
 export async function tmux(server: TmuxServer, args: readonly string[], input?: string): Promise<string> {
   const argv = [...(server.socket ? ['-L', server.socket] : []), ...args];
-  let r;
-  try {
-    r = await execa('tmux', argv, { reject: false, stripFinalNewline: false, timeout: 10_000, ...(input !== undefined ? { input } : { stdin: 'ignore' }) });
-  } catch (error) {
+  const r = await execa('tmux', argv, {
+    reject: false,
+    stripFinalNewline: false,
+    timeout: 10_000,
+    ...(input !== undefined ? { input } : { stdin: 'ignore' as const }),
+  }).catch((error: unknown) => {
     throw new TmuxError(`cannot run tmux: ${(error as Error).message}`);
-  }
+  });
   if ((r as { code?: string }).code === 'ENOENT' || (r.failed && r.exitCode === undefined)) {
     throw new TmuxError('tmux is not installed (or not on PATH)');
   }
@@ -90,7 +92,9 @@ export function foregroundArgv(info: TmuxPaneInfo): string[] {
   try {
     const stat = readFileSync(`/proc/${info.pid}/stat`, 'utf8');
     const tpgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[5]);
-    const cmdline = readFileSync(`/proc/${tpgid > 0 ? tpgid : info.pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    const cmdline = readFileSync(`/proc/${tpgid > 0 ? tpgid : info.pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((a) => a !== '');
     if (cmdline.length > 0) return cmdline;
   } catch {
     /* not Linux, or the process is gone */
@@ -212,7 +216,10 @@ export class TmuxSource implements MirrorSource {
     let scrolled: string[] = [];
     if (grown > 0) {
       const past = await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
-      scrolled = past.replace(/\n$/, '').split('\n').map((l) => l.replace(/ +$/, ''));
+      scrolled = past
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l.replace(/ +$/, ''));
     }
     // The agent is gone when its pane died, or when the pane is back at a shell prompt.
     const exit = info.dead ? { exitCode: info.deadStatus } : isShell(info.command) ? { exitCode: 0 } : null;
@@ -239,12 +246,50 @@ export type TmuxLaunch = { readonly argv: readonly string[]; readonly env: Reado
  * `--tmux-launch`: the planner in a new window of the current session (inside tmux), or of a new
  * detached session `name` (outside), the builder split to its right. Resolves with their pane ids.
  */
-export async function launchInTmux(server: TmuxServer, inside: boolean, name: string, planner: TmuxLaunch, builder: TmuxLaunch): Promise<{ planner: string; builder: string }> {
+export async function launchInTmux(
+  server: TmuxServer,
+  inside: boolean,
+  name: string,
+  planner: TmuxLaunch,
+  builder: TmuxLaunch,
+): Promise<{ planner: string; builder: string }> {
   const envArgs = (l: TmuxLaunch) => Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const first = inside
     ? ['new-window', '-P', '-F', '#{pane_id}', '-n', name, '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv]
-    : ['new-session', '-d', '-P', '-F', '#{pane_id}', '-s', name, '-x', '240', '-y', '50', '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv];
+    : [
+        'new-session',
+        '-d',
+        '-P',
+        '-F',
+        '#{pane_id}',
+        '-s',
+        name,
+        '-x',
+        '240',
+        '-y',
+        '50',
+        '-c',
+        planner.cwd,
+        ...envArgs(planner),
+        '--',
+        ...planner.argv,
+      ];
   const plannerPane = (await tmux(server, first)).trim();
-  const builderPane = (await tmux(server, ['split-window', '-h', '-P', '-F', '#{pane_id}', '-t', plannerPane, '-c', builder.cwd, ...envArgs(builder), '--', ...builder.argv])).trim();
+  const builderPane = (
+    await tmux(server, [
+      'split-window',
+      '-h',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-t',
+      plannerPane,
+      '-c',
+      builder.cwd,
+      ...envArgs(builder),
+      '--',
+      ...builder.argv,
+    ])
+  ).trim();
   return { planner: plannerPane, builder: builderPane };
 }

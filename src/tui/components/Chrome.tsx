@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import type { BandInfo } from '../band.js';
 import { ROLES } from '../../protocol/index.js';
+import type { BandInfo } from '../band.js';
 import type { TuiState } from '../store.js';
 import GoalPrompt from './GoalPrompt.js';
 import StatusBand from './StatusBand.js';
@@ -24,13 +24,14 @@ export function bandInfo(state: TuiState): BandInfo {
 
 /** The bottom of the screen: the status band, then the goal prompt or the key hint (toasts stack in a corner). */
 export default function Chrome({ state, width }: Props) {
-  const hint = state.scroll !== null
-    ? `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`
-    : state.confirmQuit
-    ? `The relay is running. ${state.prefix} q again quits (the agents are ended); any other key stays.`
-    : state.armed
-      ? `${state.prefix} … o focus · z zoom · p pause · r resume · ? help · q quit`
-      : `${state.prefix} ? help · ${state.prefix} o focus · ${state.prefix} p pause · ${state.prefix} r resume · ${state.prefix} q quit`;
+  const hint =
+    state.scroll !== null
+      ? `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`
+      : state.confirmQuit
+        ? `The relay is running. ${state.prefix} q again quits (the agents are ended); any other key stays.`
+        : state.armed
+          ? `${state.prefix} … o focus · z zoom · p pause · r resume · ? help · q quit`
+          : `${state.prefix} ? help · ${state.prefix} o focus · ${state.prefix} p pause · ${state.prefix} r resume · ${state.prefix} q quit`;
   return (
     <Box flexDirection="column" width={width}>
       <StatusBand info={bandInfo(state)} width={width} />

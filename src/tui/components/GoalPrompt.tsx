@@ -18,7 +18,11 @@ function visible(text: string, cursor: number, room: number) {
   while (start > 0 && used + all[start - 1]!.width <= room) used += all[--start]!.width;
   let end = Math.min(at + 1, all.length);
   while (end < all.length && used + all[end]!.width <= room) used += all[end++]!.width;
-  const join = (from: number, to: number) => all.slice(from, to).map((cell) => cell.text).join('');
+  const join = (from: number, to: number) =>
+    all
+      .slice(from, to)
+      .map((cell) => cell.text)
+      .join('');
   return { before: join(start, at), under: all[at]?.text ?? ' ', after: join(at + 1, end) };
 }
 

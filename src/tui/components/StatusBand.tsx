@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { bandParts, type BandInfo } from '../band.js';
+import { type BandInfo, bandParts } from '../band.js';
 
 export type Props = { readonly info: BandInfo; readonly width: number };
 
@@ -12,7 +12,8 @@ export default function StatusBand({ info, width }: Props) {
       {parts.map((part, i) => {
         const last = i === parts.length - 1;
         return (
-          <Text key={i} wrap="truncate">
+          // The parts are distinct texts (relevo, each role, the rounds, the turn, the state).
+          <Text key={part} wrap="truncate">
             {i > 0 ? <Text dimColor> · </Text> : null}
             {i === 0 && part === 'relevo' ? (
               <Text bold color="cyan">

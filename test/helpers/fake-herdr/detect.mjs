@@ -1,6 +1,6 @@
 // Agent detection for the fake herdr: which agent runs in a pane (the PTY's foreground process)
 // and what state its screen shows. Written from herdr.md §3; not herdr's manifests or engine.
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 
 /** herdr.md §3 "Which agent is running": argv0 / process name → agent kind. */
@@ -119,7 +119,9 @@ function codexState(lines, title) {
   const tail = lower(after(lines, /^\s*›/).join('\n'));
   if (
     title.includes('Action Required') ||
-    ['press enter to confirm or esc to cancel', 'enter to submit answer', 'enter to submit all', 'allow command?'].some((s) => tail.includes(s))
+    ['press enter to confirm or esc to cancel', 'enter to submit answer', 'enter to submit all', 'allow command?'].some((s) =>
+      tail.includes(s),
+    )
   )
     return 'blocked';
   const bottom = lines.filter((l) => l.trim() !== '').slice(-3);

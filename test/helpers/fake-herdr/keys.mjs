@@ -67,7 +67,7 @@ export function encodeKey(name, appCursor = false) {
   if (shift && /^[a-z]$/.test(bytes)) bytes = bytes.toUpperCase();
   if (ctrl) {
     if (bytes === ' ' || bytes === '@' || bytes === '2') bytes = '\0';
-    else if (/^[a-z\[\\\]^_]$/i.test(bytes)) bytes = String.fromCharCode(bytes.toUpperCase().charCodeAt(0) & 0x1f);
+    else if (/^[a-z[\\\]^_]$/i.test(bytes)) bytes = String.fromCharCode(bytes.toUpperCase().charCodeAt(0) & 0x1f);
     else if (bytes === '?') bytes = '\x7f';
     else if (bytes.length !== 1 || bytes === '\r' || bytes === '\t' || bytes === ESC || bytes === '\x7f') {
       // ctrl+enter and friends: no distinct legacy encoding; send the key itself.

@@ -1,9 +1,10 @@
 // One fake herdr pane: a real PTY (node-pty) whose output feeds a headless xterm, plus the
 // agent detection and `done`/seen bookkeeping of herdr.md §3.
-import { readlinkSync } from 'node:fs';
+
 import { EventEmitter } from 'node:events';
-import pty from 'node-pty';
+import { readlinkSync } from 'node:fs';
 import xterm from '@xterm/headless';
+import pty from 'node-pty';
 import { agentKind, foregroundProcess, screenState } from './detect.mjs';
 
 const { Terminal } = xterm;
@@ -75,7 +76,12 @@ export class Pane extends EventEmitter {
   }
 
   #schedule(ms) {
-    if (this.timer === undefined) this.timer = setTimeout(() => ((this.timer = undefined), this.detect()), ms);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.detect();
+      }, ms);
+    }
   }
 
   /** Resolves once everything received so far has been parsed. */
@@ -117,7 +123,12 @@ export class Pane extends EventEmitter {
       this.unseen = false;
       this.interactiveReady = false;
     } else {
-      const { state, matched } = screenState(kind, this.#rows('detection').map((r) => r.text), this.title, this.progress);
+      const { state, matched } = screenState(
+        kind,
+        this.#rows('detection').map((r) => r.text),
+        this.title,
+        this.progress,
+      );
       if (this.kind !== null && this.state === 'working' && state === 'idle') this.unseen = true;
       if (state === 'working') this.unseen = false;
       // Ready for input once the agent's own screen shows it waiting (not the idle fallback).
@@ -172,8 +183,9 @@ export class Pane extends EventEmitter {
    * as plain text or with SGR (`ansi`). `recent_unwrapped` joins soft-wrapped rows.
    */
   read(source, lines, ansi) {
-    let rows = this.#rows(source === 'recent_unwrapped' ? 'recent' : source);
-    const render = (r, keepTrailing) => (ansi ? sgrRow(r.line, this.term, keepTrailing) : keepTrailing ? r.line.translateToString(false) : r.text);
+    const rows = this.#rows(source === 'recent_unwrapped' ? 'recent' : source);
+    const render = (r, keepTrailing) =>
+      ansi ? sgrRow(r.line, this.term, keepTrailing) : keepTrailing ? r.line.translateToString(false) : r.text;
     let out;
     if (source === 'recent_unwrapped') {
       out = [];

@@ -9,8 +9,8 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { ApiError, METHODS, Session } from './session.mjs';
 import { MAX_LINE, PROTOCOL, READ_LINE_MS, VERSION } from './wire.mjs';
 
@@ -50,7 +50,9 @@ const EXTRA = {
     const wanted = (ev) =>
       subs.some((x) =>
         x.type === 'pane.agent_status_changed'
-          ? ev.event === x.type && (x.pane_id === undefined || x.pane_id === ev.data.pane_id) && (x.agent_status === undefined || x.agent_status === ev.data.agent_status)
+          ? ev.event === x.type &&
+            (x.pane_id === undefined || x.pane_id === ev.data.pane_id) &&
+            (x.agent_status === undefined || x.agent_status === ev.data.agent_status)
           : ev.event === x.type.replace('.', '_'),
       );
     return {
@@ -71,7 +73,8 @@ const EXTRA = {
   /** One matching `pane_agent_status_changed` event, then a response (herdr.md §2 "One-shot wait"). */
   'events.wait': async (p, signal) => {
     const m = p.match_event ?? {};
-    if (m.event !== 'pane_agent_status_changed') throw new ApiError('invalid_request', 'match_event.event must be pane_agent_status_changed');
+    if (m.event !== 'pane_agent_status_changed')
+      throw new ApiError('invalid_request', 'match_event.event must be pane_agent_status_changed');
     const pane = session.pane(m.pane_id);
     const until = m.agent_status === undefined ? ['idle', 'working', 'blocked', 'done', 'unknown'] : [m.agent_status];
     await session.waitStatus(pane, until, session.timeout(p.timeout_ms), signal);

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { AGENT_KINDS, foregroundGroup } from './detect.mjs';
 import { encodeKeys } from './keys.mjs';
-import { MAX_READ_LINES, Pane, cwdOf } from './pane.mjs';
+import { cwdOf, MAX_READ_LINES, Pane } from './pane.mjs';
 
 export class ApiError extends Error {
   constructor(code, message) {
@@ -265,7 +265,10 @@ export class Session {
         pane.off('output', test);
         pane.off('exit', gone);
         signal?.removeEventListener('abort', aborted);
-        for (const t of timers) clearTimeout(t), clearInterval(t);
+        for (const t of timers) {
+          clearTimeout(t);
+          clearInterval(t);
+        }
         fn(value);
       };
       const test = () => {
@@ -319,7 +322,16 @@ export class Session {
     const { source, lines, format } = this.readParams(params);
     await pane.settled();
     const { text, truncated } = pane.read(source, lines, format === 'ansi');
-    return { pane_id: pane.paneId, workspace_id: pane.workspaceId, tab_id: pane.tabId, source, format, text, revision: pane.revision, truncated };
+    return {
+      pane_id: pane.paneId,
+      workspace_id: pane.workspaceId,
+      tab_id: pane.tabId,
+      source,
+      format,
+      text,
+      revision: pane.revision,
+      truncated,
+    };
   }
 
   timeout(ms) {
@@ -415,9 +427,18 @@ export const METHODS = {
       signal,
       timeoutError: new ApiError('timeout', 'timed out waiting for output'),
     });
-    return { type: 'output_matched', pane_id: pane.paneId, revision: pane.revision, matched_line: matched, read: await s.read(pane, { source, lines }) };
+    return {
+      type: 'output_matched',
+      pane_id: pane.paneId,
+      revision: pane.revision,
+      matched_line: matched,
+      read: await s.read(pane, { source, lines }),
+    };
   },
-  'agent.list': (s) => ({ type: 'agent_list', agents: [...s.panes.values()].filter((p) => p.kind !== null || p.launchPending).map((p) => s.agentInfo(p)) }),
+  'agent.list': (s) => ({
+    type: 'agent_list',
+    agents: [...s.panes.values()].filter((p) => p.kind !== null || p.launchPending).map((p) => s.agentInfo(p)),
+  }),
   'agent.get': (s, p) => ({ type: 'agent_info', agent: s.agentInfo(s.running(p.target)) }),
   'agent.focus': (s, p) => {
     const pane = s.running(p.target);

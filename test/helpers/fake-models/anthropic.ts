@@ -11,8 +11,8 @@ import {
   isRecord,
   type RecordedRequest,
   type ScriptedReply,
-  sleep,
   SseStream,
+  sleep,
 } from './common.js';
 
 export * from './common.js';
@@ -23,8 +23,8 @@ type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; na
 
 /** True for the request Claude Code sends to name the session: structured output with a JSON schema. */
 function isTitleRequest(body: Record<string, unknown>): boolean {
-  const config = body['output_config'];
-  return isRecord(config) && isRecord(config['format']) && config['format']['type'] === 'json_schema';
+  const config = body.output_config;
+  return isRecord(config) && isRecord(config.format) && config.format.type === 'json_schema';
 }
 
 const stopReason = (blocks: readonly Block[]) => (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
@@ -32,7 +32,7 @@ const stopReason = (blocks: readonly Block[]) => (blocks.some((b) => b.type === 
 function textsOf(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
-  return content.flatMap((b) => (isRecord(b) && b['type'] === 'text' && typeof b['text'] === 'string' ? [b['text']] : []));
+  return content.flatMap((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? [b.text] : []));
 }
 
 export class FakeAnthropic extends FakeModelServer {
@@ -44,27 +44,27 @@ export class FakeAnthropic extends FakeModelServer {
 
   /** The last text block of the last user message that is not a `<system-reminder>`. */
   userTextOf(body: unknown): string | undefined {
-    if (!isRecord(body) || !Array.isArray(body['messages'])) return undefined;
-    const users = body['messages'].filter((m) => isRecord(m) && m['role'] === 'user');
+    if (!isRecord(body) || !Array.isArray(body.messages)) return undefined;
+    const users = body.messages.filter((m) => isRecord(m) && m.role === 'user');
     const last = users[users.length - 1];
     if (!isRecord(last)) return undefined;
-    return textsOf(last['content'])
+    return textsOf(last.content)
       .filter((t) => !t.trimStart().startsWith('<system-reminder>'))
       .pop();
   }
 
   /** The `system` field: a string, or the text blocks joined by blank lines. */
   systemTextOf(body: unknown): string {
-    return isRecord(body) ? textsOf(body['system']).join('\n\n') : '';
+    return isRecord(body) ? textsOf(body.system).join('\n\n') : '';
   }
 
   /** The tool results the CLI sent back in the last user message of each main-turn request. */
   toolResults(): { tool_use_id: string; content: unknown; is_error?: boolean }[][] {
     return this.mainRequests().map((r) => {
-      const messages = isRecord(r.body) && Array.isArray(r.body['messages']) ? r.body['messages'] : [];
-      const last = messages.filter((m) => isRecord(m) && m['role'] === 'user').pop();
-      const content = isRecord(last) && Array.isArray(last['content']) ? last['content'] : [];
-      return content.filter((b) => isRecord(b) && b['type'] === 'tool_result') as { tool_use_id: string; content: unknown }[];
+      const messages = isRecord(r.body) && Array.isArray(r.body.messages) ? r.body.messages : [];
+      const last = messages.filter((m) => isRecord(m) && m.role === 'user').pop();
+      const content = isRecord(last) && Array.isArray(last.content) ? last.content : [];
+      return content.filter((b) => isRecord(b) && b.type === 'tool_result') as { tool_use_id: string; content: unknown }[];
     });
   }
 
@@ -83,8 +83,8 @@ export class FakeAnthropic extends FakeModelServer {
     }
     const body = record.body;
     const reply = this.replyFor(record, isTitleRequest(body));
-    const model = typeof body['model'] === 'string' ? body['model'] : MODEL_FALLBACK;
-    if (body['stream'] === true) await this.#stream(record, res, model, reply);
+    const model = typeof body.model === 'string' ? body.model : MODEL_FALLBACK;
+    if (body.stream === true) await this.#stream(record, res, model, reply);
     else this.json(record, res, 200, this.#message(model, this.#blocks(reply)));
   }
 

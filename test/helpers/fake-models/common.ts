@@ -237,7 +237,9 @@ export abstract class FakeModelServer {
   /** 404 for anything the fake does not know, logged so a test run shows what the CLI asked for. */
   protected notFound(record: RecordedRequest, res: http.ServerResponse): void {
     this.log(`unexpected request ${record.method} ${record.url} ${record.rawBody.slice(0, 200)}`);
-    this.json(record, res, 404, { error: { type: 'not_found_error', message: `fake server: no route for ${record.method} ${record.path}` } });
+    this.json(record, res, 404, {
+      error: { type: 'not_found_error', message: `fake server: no route for ${record.method} ${record.path}` },
+    });
   }
 
   async #onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

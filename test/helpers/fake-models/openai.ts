@@ -10,32 +10,35 @@ import {
   isRecord,
   type RecordedRequest,
   type ScriptedReply,
-  sleep,
   SseStream,
+  sleep,
 } from './common.js';
 
 export * from './common.js';
 
 /** True for the request Codex sends to name the session: `text.format` is a JSON schema. */
 function isTitleRequest(body: Record<string, unknown>): boolean {
-  const text = body['text'];
-  return isRecord(text) && isRecord(text['format']) && text['format']['type'] === 'json_schema';
+  const text = body.text;
+  return isRecord(text) && isRecord(text.format) && text.format.type === 'json_schema';
 }
 
 /** The `input_text` strings of a message item. */
 function inputTexts(item: unknown): string[] {
   if (!isRecord(item)) return [];
-  const content = item['content'];
+  const content = item.content;
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
-  return content.flatMap((c) => (isRecord(c) && (c['type'] === 'input_text' || c['type'] === 'text') && typeof c['text'] === 'string' ? [c['text']] : []));
+  return content.flatMap((c) =>
+    isRecord(c) && (c.type === 'input_text' || c.type === 'text') && typeof c.text === 'string' ? [c.text] : [],
+  );
 }
 
 const messagesOf = (body: unknown, role: string): unknown[] =>
-  isRecord(body) && Array.isArray(body['input']) ? body['input'].filter((i) => isRecord(i) && i['type'] === 'message' && i['role'] === role) : [];
+  isRecord(body) && Array.isArray(body.input) ? body.input.filter((i) => isRecord(i) && i.type === 'message' && i.role === role) : [];
 
 /** Context Codex adds as user items; not something the user typed. */
-const isContext = (text: string) => /^\s*<(environment_context|user_instructions)>/.test(text) || text.startsWith('# AGENTS.md instructions');
+const isContext = (text: string) =>
+  /^\s*<(environment_context|user_instructions)>/.test(text) || text.startsWith('# AGENTS.md instructions');
 
 export class FakeOpenAI extends FakeModelServer {
   #ids = 0;
@@ -55,8 +58,10 @@ export class FakeOpenAI extends FakeModelServer {
 
   /** The `instructions` field (if any) and every `developer` (or `system`) item, joined by blank lines. */
   systemTextOf(body: unknown): string {
-    const instructions = isRecord(body) && typeof body['instructions'] === 'string' ? [body['instructions']] : [];
-    return [...instructions, ...messagesOf(body, 'system').flatMap(inputTexts), ...messagesOf(body, 'developer').flatMap(inputTexts)].join('\n\n');
+    const instructions = isRecord(body) && typeof body.instructions === 'string' ? [body.instructions] : [];
+    return [...instructions, ...messagesOf(body, 'system').flatMap(inputTexts), ...messagesOf(body, 'developer').flatMap(inputTexts)].join(
+      '\n\n',
+    );
   }
 
   protected async handle(record: RecordedRequest, res: http.ServerResponse): Promise<void> {
@@ -70,8 +75,8 @@ export class FakeOpenAI extends FakeModelServer {
     }
     const body = record.body;
     const reply = this.replyFor(record, isTitleRequest(body));
-    const model = typeof body['model'] === 'string' ? body['model'] : 'gpt-fake';
-    if (body['stream'] === false) {
+    const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
+    if (body.stream === false) {
       this.json(record, res, 200, this.#response(model, 'completed', this.#items(reply)));
       return;
     }
@@ -113,7 +118,13 @@ export class FakeOpenAI extends FakeModelServer {
       output,
       usage:
         status === 'completed'
-          ? { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 }
+          ? {
+              input_tokens: 100,
+              input_tokens_details: { cached_tokens: 0 },
+              output_tokens: 20,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: 120,
+            }
           : null,
     };
   }
@@ -129,8 +140,8 @@ export class FakeOpenAI extends FakeModelServer {
     const delay = reply.delayMs ?? 10;
     for (const [output_index, item] of items.entries()) {
       if (!sse.open) return;
-      const item_id = item['id'];
-      if (item['type'] === 'message') {
+      const item_id = item.id;
+      if (item.type === 'message') {
         const text = reply.text ?? '';
         send('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
         const part = { type: 'output_text', text: '', annotations: [] };
@@ -144,7 +155,7 @@ export class FakeOpenAI extends FakeModelServer {
         send('response.content_part.done', { item_id, output_index, content_index: 0, part: { ...part, text } });
       } else {
         send('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
-        send('response.function_call_arguments.done', { item_id, output_index, arguments: item['arguments'] });
+        send('response.function_call_arguments.done', { item_id, output_index, arguments: item.arguments });
       }
       send('response.output_item.done', { output_index, item });
     }
