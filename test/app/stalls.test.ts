@@ -1,4 +1,5 @@
 /** Stalled turns, with the clock passed in: no real waiting. */
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Attention, type Watched } from '../../src/app/run/attention.js';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../src/protocol/index.js';
 import type { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';
+import { journalInto } from '../helpers/journal.js';
 
 const MIN = 60_000;
 
@@ -130,17 +132,7 @@ describe('Attention', () => {
       onChange: changes.event,
     };
     const journal: JournalEntry[] = [];
-    const attention = new Attention(
-      runner,
-      {
-        append: (entry) => {
-          journal.push(entry);
-          return undefined as never;
-        },
-      },
-      20 * MIN,
-      () => 0,
-    );
+    const attention = new Attention(runner, journalInto(journal), 20 * MIN, () => 0);
     const notes: (string | null)[] = [];
     attention.onChange((n) => notes.push(n.builder));
     fakes.builder.e.hold.fire(true);
@@ -166,17 +158,7 @@ describe('Attention', () => {
     };
     const journal: JournalEntry[] = [];
     let now = 0;
-    const attention = new Attention(
-      runner,
-      {
-        append: (entry) => {
-          journal.push(entry);
-          return undefined as never;
-        },
-      },
-      20 * MIN,
-      () => now,
-    );
+    const attention = new Attention(runner, journalInto(journal), 20 * MIN, () => now);
     fakes.planner.e.began.fire({ sent: 'x' });
     fakes.planner.e.state.fire('busy');
     now = 21 * MIN;

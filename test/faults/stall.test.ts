@@ -12,6 +12,7 @@ import { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { tempDir } from '../helpers/cli.js';
+import { journalInto } from '../helpers/journal.js';
 import { until } from '../helpers/until.js';
 
 const FAKE = fileURLToPath(new URL('../helpers/flapping-agent.mjs', import.meta.url));
@@ -39,16 +40,7 @@ function watch(mode: 'flap' | 'busy', stallAfterMs: number) {
     runPath: 'x',
   });
   const journal: JournalEntry[] = [];
-  const attention = new Attention(
-    { agents, state, onChange: new Emitter<RelayState>().event },
-    {
-      append: (e) => {
-        journal.push(e);
-        return undefined as never;
-      },
-    },
-    stallAfterMs,
-  );
+  const attention = new Attention({ agents, state, onChange: new Emitter<RelayState>().event }, journalInto(journal), stallAfterMs);
   cleanup.push(async () => {
     attention.dispose();
     for (const agent of Object.values(agents)) {
