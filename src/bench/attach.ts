@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseOptions } from '../app/config/options.js';
-import { demoCommand, openRun } from '../app/run/setup.js';
+import { demoCommand } from '../app/run/agent-specs.js';
+import { openRun } from '../app/run/setup.js';
 import type { JournalLine } from '../protocol/index.js';
 
 const socket = `relevo-bench-${process.pid}`;

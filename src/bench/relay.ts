@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { loadProfile } from '../app/config/profiles.js';
+import { demoCommand } from '../app/run/agent-specs.js';
 import { RelayRunner } from '../app/run/runner.js';
-import { demoCommand } from '../app/run/setup.js';
 import { createRunDir, Journal } from '../app/store/journal.js';
 import { type JournalLine, ROLES } from '../protocol/index.js';
 

@@ -1,17 +1,9 @@
 // The simulated agent's event loop: input events in, frames out.
-import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-
-const readText = (path: string): string | null => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-};
 
 import { LiveDisplay } from './display.js';
 import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
+import { readText } from './files.js';
 import { ESC_TIMEOUT_MS, type InputEvent, InputParser } from './input.js';
 import type { SimOptions } from './options.js';
 import {

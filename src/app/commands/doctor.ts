@@ -9,8 +9,8 @@ import { loadConfig } from '../config/relevo-toml.js';
 import { readCliVersion } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { claudeProjectDir } from '../replies/transcript.js';
+import { agentSpec } from '../run/agent-specs.js';
 import { backendFor } from '../run/backends.js';
-import { agentSpec } from '../run/setup.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 

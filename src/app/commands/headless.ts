@@ -1,10 +1,11 @@
 import { basename } from 'node:path';
 import type { Options } from '../config/options.js';
 import { guardProcess } from '../faults/fault.js';
+import { goalOf } from '../run/agent-specs.js';
 import { Attention } from '../run/attention.js';
 import { livesOn } from '../run/leftovers.js';
 import type { RelayRunner } from '../run/runner.js';
-import { agentPanes, goalOf, openRun } from '../run/setup.js';
+import { agentPanes, openRun } from '../run/setup.js';
 
 export const EXIT_DONE = 0;
 export const EXIT_PAUSED = 3;

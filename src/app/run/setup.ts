@@ -3,10 +3,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { JournalLine, Role } from '../../protocol/index.js';
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
-import { resolveProgram, splitCommand } from '../config/command.js';
-import { DEMO_GOAL, type Options } from '../config/options.js';
-import { BIN } from '../config/paths.js';
-import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
+import type { Options } from '../config/options.js';
 import { withCliVersions } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { startError } from '../faults/fault.js';
@@ -15,33 +12,10 @@ import { diffStat, gitAnchor } from '../store/git.js';
 import { createRunDir, Journal, readJournal } from '../store/journal.js';
 import { lockRun } from '../store/locks.js';
 import { Memory } from '../store/memory.js';
+import { agentSpec, resumedAgent } from './agent-specs.js';
 import { backendFor } from './backends.js';
 import { recordAgents, stopLeftovers } from './leftovers.js';
-import { type AgentSpec, RelayRunner, relayConfig } from './runner.js';
-
-/** The built-in simulated agent, run by this very package. */
-export function demoCommand(role: Role): string[] {
-  return [process.execPath, BIN, 'sim-agent', '--role', role];
-}
-
-/** Turns `--planner`/`--builder` (+ profile flags, or `--demo`) into launchable agents. */
-export function agentSpec(role: Role, options: Options, env: NodeJS.ProcessEnv): AgentSpec {
-  const flag = `--${role}`;
-  const line = role === 'planner' ? options.planner : options.builder;
-  const profileName = role === 'planner' ? options.plannerProfile : options.builderProfile;
-  let argv: string[];
-  if (line !== undefined) argv = resolveProgram(splitCommand(line, flag), flag, env.PATH ?? '');
-  else if (options.demo) argv = demoCommand(role);
-  else throw new ConfigError(flag, 'a command is required (or use --demo)');
-  const profile = profileName !== undefined ? loadProfile(profileName, `${flag}-profile`) : profileForCommand(argv, flag);
-  return { argv, profile };
-}
-
-export function goalOf(options: Options): string {
-  if (options.goal !== undefined) return options.goal;
-  if (options.demo) return DEMO_GOAL;
-  throw new ConfigError('--goal', 'required (or use --demo)');
-}
+import { RelayRunner, relayConfig } from './runner.js';
 
 type Size = { readonly cols: number; readonly rows: number };
 export type OpenedRun = {
@@ -201,19 +175,6 @@ function recordedBackend(started: Extract<JournalLine, { type: 'run_started' }>)
   if (!planner || !builder || planner[1] !== builder[1]) return { kind: 'local' };
   const panes = { planner: planner[2]!, builder: builder[2]! };
   return planner[1] === 'tmux' ? { kind: 'tmux', socket: started.tmux_socket ?? null, panes } : { kind: 'herdr', panes };
-}
-
-/** The agent of a resumed run: as the flags say, else as the journal recorded it. */
-function resumedAgent(role: Role, options: Options, env: NodeJS.ProcessEnv, recorded: { command: string[]; profile: string }): AgentSpec {
-  const given = role === 'planner' ? options.planner : options.builder;
-  const profileName = role === 'planner' ? options.plannerProfile : options.builderProfile;
-  if (given !== undefined) return agentSpec(role, options, env);
-  const flag = `--${role}-profile`;
-  const name = profileName ?? recorded.profile;
-  if (profileName === undefined && !shippedProfileNames().includes(name)) {
-    throw new ConfigError(flag, `the run used profile "${name}", which is not a shipped one: name its .toml file`);
-  }
-  return { argv: recorded.command, profile: loadProfile(name, flag) };
 }
 
 /**
