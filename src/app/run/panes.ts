@@ -22,8 +22,34 @@ export type PaneOpener = {
   open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
 };
 
+/**
+ * Variables that describe the terminal relevo itself was started in (a tmux, Zellij, Herdr or
+ * screen pane, the outer terminal emulator). An agent in a pseudo-terminal of relevo's own is in
+ * none of those: inherited, they make it act on a pane that is not its own (Claude Code prints
+ * tmux's `focus-events` advice; Herdr's hook reports into relevo's pane).
+ */
+const OUTER_TERMINAL = [
+  /^TMUX(?:_PANE)?$/,
+  /^ZELLIJ(?:_.*)?$/,
+  /^HERDR_(?:ENV|PANE_ID|TAB_ID|WORKSPACE_ID|SOCKET_PATH)$/,
+  /^STY$/,
+  /^WINDOW$/,
+  /^TERM_PROGRAM(?:_VERSION)?$/,
+];
+
+/** `env` without what describes relevo's own terminal (`extra`, what relevo adds, always stays). */
+export function ownTerminalEnv(
+  env: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const kept = Object.entries(env).filter(([name]) => name in extra || !OUTER_TERMINAL.some((re) => re.test(name)));
+  return Object.fromEntries(kept);
+}
+
+const local = (r: PaneRequest) => new LocalPane({ ...r, env: ownTerminalEnv(r.env, r.extraEnv) });
+
 /** relevo's own pseudo-terminals (node-pty). */
 export const localPanes: PaneOpener = {
   attached: false,
-  open: async (r) => ({ planner: new LocalPane({ ...r.planner }), builder: new LocalPane({ ...r.builder }) }),
+  open: async (r) => ({ planner: local(r.planner), builder: local(r.builder) }),
 };
