@@ -1,5 +1,5 @@
 import type { RelayRunner } from '../app/run/runner.js';
-import { peerOf } from '../protocol/index.js';
+import { peerOf, ROLES } from '../protocol/index.js';
 import type { Compositor } from './compositor.js';
 import type { Command } from './keys.js';
 import { emptyLine } from './line-editor.js';
@@ -42,11 +42,13 @@ export function commandRunner({ store, runner, compositor, toast, finish, editPe
         compositor.paintHelp();
         return;
       case 'quit': {
-        const active = runner.state.phase === 'running' || runner.state.phase === 'ready';
-        if (active && !store.state.confirmQuit) {
+        // One rule: quitting asks whenever it would end an agent (a pane of relevo's own, still running).
+        const ends = ROLES.some((role) => runner.agents[role].pane.owned && runner.agents[role].pane.exited === null);
+        if (ends && !store.state.confirmQuit) {
           store.update({ confirmQuit: true });
           return;
         }
+        const active = runner.state.phase === 'running' || runner.state.phase === 'ready';
         // A run left mid-way is journaled as paused by the user, so nothing is lost.
         if (active) runner.dispatch({ type: 'pause' });
         finish(runner.state.phase === 'done' ? 0 : 3);

@@ -1,7 +1,7 @@
 import type { RelayRunner } from '../app/run/runner.js';
 import { isEscape, splitKeys } from '../pty/keys.js';
 import type { Compositor } from './compositor.js';
-import type { Command, KeyRouter } from './keys.js';
+import type { Command, KeyAction, KeyRouter } from './keys.js';
 import type { Store } from './store.js';
 import type { Toaster } from './toaster.js';
 
@@ -27,6 +27,12 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
   const scrollKeys = scrollMode(deps);
   /** Keys go to the focused agent; a whole paste (KeyRouter keeps it until it ends) goes bracketed only to an agent that asked for it (its pane knows). */
   const forward = (data: string) => runner.agents[store.state.focus].type(data.replace(/\x1b\[20[01]~/g, ''));
+  /** While quit asks: `y` or the quit command again quits; any other key cancels and reaches no agent. */
+  const answerQuit = (action: KeyAction) => {
+    const yes = (action.type === 'forward' && /^[yY]$/.test(action.data)) || (action.type === 'command' && action.command === 'quit');
+    if (yes) run('quit');
+    else store.update({ confirmQuit: false });
+  };
   return (data) => {
     if (store.state.overlay === 'help') {
       store.update({ overlay: 'none' });
@@ -42,7 +48,11 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
       return;
     }
     for (const action of keys.feed(data)) {
-      if (store.state.confirmQuit && !(action.type === 'command' && action.command === 'quit')) store.update({ confirmQuit: false });
+      if (store.state.confirmQuit) {
+        // The answer to the question; what else came in the same read is dropped with it.
+        answerQuit(action);
+        break;
+      }
       if (action.type === 'forward') forward(action.data);
       else if (action.type === 'paste') runner.agents[store.state.focus].typePaste(action.text);
       else if (action.type === 'command') run(action.command);

@@ -15,7 +15,7 @@ export const COMMANDS = {
   step: 'step mode: ask before each relay',
   scroll: 'scroll mode for the focused pane (arrows, PgUp/PgDn, Esc leaves)',
   help: 'this help',
-  quit: 'quit (asks while a run is active)',
+  quit: 'quit (asks first while it would end an agent: q again or y)',
 } as const;
 export type Command = keyof typeof COMMANDS;
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RelayRunner } from '../../src/app/run/runner.js';
+import { commandRunner } from '../../src/tui/commands.js';
 import type { Compositor } from '../../src/tui/compositor.js';
 import { GoalHistory } from '../../src/tui/goal-history.js';
 import { goalPromptKeys } from '../../src/tui/goal-prompt.js';
@@ -151,5 +152,81 @@ describe('input routing', () => {
     expect(store.state.scroll).toBeNull();
     expect(screen.scrolledBack).toBe(0);
     expect(calls).toEqual(['schedule planner', 'schedule planner']);
+  });
+});
+
+describe('quitting', () => {
+  /** The router and the real commands over a runner whose panes are relevo's own (`owned`) or mirrored, alive or exited. */
+  function quitting(pane: { owned: boolean; exited: null | { exitCode: number } }, phase = 'running') {
+    const typed: string[] = [];
+    const told: unknown[] = [];
+    const finished: number[] = [];
+    const agent = { type: (d: string) => typed.push(d), typePaste: (t: string) => typed.push(`paste:${t}`), pane };
+    const runner = {
+      state: { phase },
+      agents: { planner: agent, builder: agent },
+      dispatch: (event: unknown) => told.push(event),
+    } as unknown as RelayRunner;
+    const store = tuiState();
+    const run = commandRunner({
+      store,
+      runner,
+      compositor: {} as Compositor,
+      toast: () => {},
+      finish: (code) => finished.push(code),
+      editPending: async () => {},
+    });
+    const route = inputRouter({
+      store,
+      runner,
+      compositor: {} as Compositor,
+      toast: () => {},
+      keys: new KeyRouter('\x1d'),
+      run,
+      promptKeys: () => {},
+    });
+    return { route, store, typed, told, finished };
+  }
+
+  it('asks while it would end an agent; any other key cancels and reaches no agent; the prefix and q again, or y, quits', () => {
+    const q = quitting({ owned: true, exited: null });
+    q.route('\x1dq');
+    expect(q.store.state.confirmQuit).toBe(true);
+    expect(q.finished).toEqual([]);
+    q.route('q');
+    expect(q.store.state.confirmQuit).toBe(false);
+    expect(q.typed).toEqual([]);
+    q.route('\x1dq');
+    q.route('\x1d');
+    expect(q.store.state.confirmQuit).toBe(true); // the prefix alone waits for its command
+    q.route('q');
+    expect(q.finished).toEqual([3]);
+    expect(q.told).toEqual([{ type: 'pause' }]);
+
+    const y = quitting({ owned: true, exited: null }, 'done');
+    y.route('\x1dq');
+    y.route('y');
+    expect(y.finished).toEqual([0]);
+    expect(y.typed).toEqual([]);
+
+    const once = quitting({ owned: true, exited: null });
+    once.route('\x1dqy'); // the question and its answer in one read
+    expect(once.finished).toEqual([3]);
+    const no = quitting({ owned: true, exited: null });
+    no.route('\x1dqnls\r'); // anything else cancels, and the rest of that read is dropped with it
+    expect(no.store.state.confirmQuit).toBe(false);
+    expect(no.typed).toEqual([]);
+  });
+
+  it('quits at once when no agent would be ended: mirrored panes, or agents that have exited', () => {
+    for (const pane of [
+      { owned: false, exited: null },
+      { owned: true, exited: { exitCode: 0 } },
+    ]) {
+      const q = quitting(pane, 'paused');
+      q.route('\x1dq');
+      expect(q.finished).toEqual([3]);
+      expect(q.store.state.confirmQuit).toBe(false);
+    }
   });
 });

@@ -79,6 +79,12 @@ describe('the TUI in tmux', () => {
     await keys('Escape');
     await until('the live screen', (s) => !s.includes('✻ relevo sim-agent · planner') && !s.includes('scroll mode'));
     await keys('C-]', 'q');
+    await until('quit asks', (s) => s.includes('Quit relevo-tui? C-] q again quits (or y) and ends the agents'));
+    await keys('q');
+    await until('a plain q cancels', (s) => !s.includes('Quit relevo-tui?') && s.includes('C-] ? help'));
+    await keys('C-]', 'q');
+    await until('quit asks again', (s) => s.includes('Quit relevo-tui?'));
+    await keys('y');
     const after = await until('the shell back', (s) => s.includes('exited with 0'));
     expect(after).toContain('relevo-tui: done: Goal met');
     expect(after).not.toContain('╭─ planner');
@@ -98,7 +104,7 @@ describe('the TUI in tmux', () => {
       'switch focus to the other pane',
       'pause the relay',
       'resume: send the pending handoff',
-      'quit (asks while a run is active)',
+      'quit (asks first while it would end an agent: q again or y)',
     ])
       expect(help).toContain(line);
     await keys('Escape');
@@ -196,7 +202,7 @@ describe('the TUI in tmux', () => {
     await until('memory: blocked', (s) => band(s).includes('memory: blocked'));
     const done = await until('done', (s) => / · done · memory: blocked$/.test(band(s)), 60_000);
     expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
-    await keys('C-]', 'q');
+    await keys('C-]', 'q', 'y');
     await until('the shell back', (s) => s.includes('exited with 0'));
   }, 90_000);
 
@@ -210,7 +216,7 @@ describe('the TUI in tmux', () => {
     expect(band(shown)).toContain(`builder: sim-newer ${process.versions.node}?`);
     const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
     expect(done).not.toContain('untested: the builder'); // once: the toast went away
-    await keys('C-]', 'q');
+    await keys('C-]', 'q', 'y');
     await until('the shell back', (s) => s.includes('exited with 0'));
   }, 90_000);
 

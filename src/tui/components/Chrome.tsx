@@ -28,7 +28,7 @@ export default function Chrome({ state, width }: Props) {
     state.scroll !== null
       ? `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`
       : state.confirmQuit
-        ? `The relay is running. ${state.prefix} q again quits (the agents are ended); any other key stays.`
+        ? `Quit relevo-tui? ${state.prefix} q again quits (or y) and ends the agents; the run stays on disk. Any other key stays.`
         : state.armed
           ? `${state.prefix} … o focus · z zoom · p pause · r resume · ? help · q quit`
           : `${state.prefix} ? help · ${state.prefix} o focus · ${state.prefix} p pause · ${state.prefix} r resume · ${state.prefix} q quit`;
