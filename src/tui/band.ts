@@ -1,4 +1,4 @@
-import type { PauseReason, Phase, Role } from '../protocol/index.js';
+import type { AgentState, PauseReason, Phase, Role } from '../protocol/index.js';
 import { columns, cut } from './width.js';
 
 /** What the status band shows. */
@@ -14,7 +14,30 @@ export type BandInfo = {
   readonly memory?: string | null;
   /** What needs the person: a delivery held by their draft, a stalled agent (kept to the last). */
   readonly notes?: readonly string[];
+  /** Each agent's live state, shown beside its name (also for the agent whose pane is hidden). */
+  readonly states: Readonly<Record<Role, AgentState | 'exited'>>;
+  /** The agent whose pane has the keys: its name is marked as the focused frame is. */
+  readonly focus?: Role;
 };
+
+/** How an agent's state reads in the band: a mark, then a word. */
+export const STATE_MARK: Readonly<Record<AgentState | 'exited', { readonly mark: string; readonly word: string }>> = {
+  busy: { mark: '●', word: 'working' },
+  idle: { mark: '○', word: 'idle' },
+  blocked: { mark: '◆', word: 'blocked' },
+  exited: { mark: '✕', word: 'exited' },
+  unknown: { mark: '·', word: 'starting' },
+};
+
+/** The agents' segment: `planner: claude ● working ▸ builder: codex ○ idle`, in three lengths. */
+function agentsPart(info: BandInfo, names: 'long' | 'roles' | 'letters', words: boolean): string {
+  const one = (role: Role) => {
+    const label = names === 'long' ? `${role}: ${info.agents[role]}` : names === 'roles' ? role : role[0]!.toUpperCase();
+    const state = STATE_MARK[info.states[role]];
+    return `${label} ${state.mark}${words ? ` ${state.word}` : ''}`;
+  };
+  return `${one('planner')} ▸ ${one('builder')}`;
+}
 
 const BAR_CELLS = 10;
 
@@ -42,21 +65,20 @@ export function runState(info: BandInfo): string {
 export function bandParts(info: BandInfo, width: number): string[] {
   const turn = info.turn ? `turn: ${info.turn}` : info.phase === 'running' ? 'relaying' : '';
   const state = runState(info);
-  const full = [
-    'relevo',
-    `planner: ${info.agents.planner} ▸ builder: ${info.agents.builder}`,
-    roundsBar(info.round, info.budget),
-    turn,
-    state,
-    info.memory ?? '',
-  ].filter((p) => p !== '');
+  const full = ['relevo', agentsPart(info, 'long', true), roundsBar(info.round, info.budget), turn, state, info.memory ?? ''].filter(
+    (p) => p !== '',
+  );
   const fits = (parts: string[]) => columns(parts.join(' · ')) <= width;
+  const rounds = `${info.round}/${info.budget}`;
   const candidates = [
     full,
-    [full[0]!, `P: ${info.agents.planner} ▸ B: ${info.agents.builder}`, ...full.slice(2)],
-    [full[0]!, ...full.slice(2)],
-    [full[0]!, `${info.round}/${info.budget}`, ...full.slice(3)],
-    [`${info.round}/${info.budget}`, state],
+    [full[0]!, agentsPart(info, 'roles', true), ...full.slice(2)],
+    [full[0]!, agentsPart(info, 'roles', true), roundsBar(info.round, info.budget), state, info.memory ?? ''].filter((p) => p !== ''),
+    [full[0]!, agentsPart(info, 'roles', true), rounds, state],
+    [full[0]!, agentsPart(info, 'letters', true), rounds, state],
+    [agentsPart(info, 'letters', true), rounds, state],
+    [agentsPart(info, 'letters', false), rounds, state],
+    [rounds, state],
     [state],
   ];
   const notes = info.notes ?? [];

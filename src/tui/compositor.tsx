@@ -1,6 +1,6 @@
 import { ROLES, type Role } from '../protocol/index.js';
 import type { AgentPane } from '../pty/agent.js';
-import Chrome from './components/Chrome.js';
+import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import Help from './components/Help.js';
 import { chromeLines, paneFrame } from './frame.js';
 import { type Layout, layout } from './layout.js';
@@ -8,10 +8,9 @@ import { OffscreenInk } from './offscreen.js';
 import { PanePainter } from './painter.js';
 import type { Store, TuiState } from './store.js';
 import type { RealTerminal } from './terminal.js';
-import { toastOverlay, toastRect } from './toasts.js';
 
-/** The status band and the line under it (hint or goal prompt). */
-export const CHROME_ROWS = 2;
+/** The message area (questions, toasts), the status band and the goal line (or the goal prompt). */
+export const CHROME_ROWS = MESSAGE_ROWS + 2;
 
 const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
 
@@ -27,9 +26,9 @@ export function firstLayout(cols: number, rows: number): Layout {
 /**
  * Paints the whole screen from three writers that never see each other: each agent's headless
  * screen (a PanePainter per visible pane, damage-tracked), the pane frames with their titles, and
- * relevo's chrome and help (Ink, rendered off screen, painted as lines into their rectangles). The
- * toast stack goes over the panes' corner after every pane frame, so it stays on top; the real
- * cursor ends where the focused agent's is. Views follow the store.
+ * relevo's chrome and help (Ink, rendered off screen, painted as lines into their rectangles).
+ * Toasts live in the chrome's message area, never over a pane; the real cursor ends where the
+ * focused agent's is. Views follow the store.
  */
 export class Compositor {
   readonly #term: RealTerminal;
@@ -43,7 +42,6 @@ export class Compositor {
   #suspended = false;
   /** The pane titles as last painted, to repaint the frames only when one changes. */
   #framesTitle = '';
-  #shownToasts = 0;
 
   constructor(term: RealTerminal, store: Store, agents: Readonly<Record<Role, AgentPane>>) {
     this.#term = term;
@@ -79,7 +77,7 @@ export class Compositor {
       // The focused pane's cursor goes inside each frame's synchronized-output bracket.
       else
         this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
-          trailer: () => this.#toasts() + this.#cursor(),
+          trailer: () => this.#cursor(),
         });
       this.#painters[role]!.invalidate();
     }
@@ -125,7 +123,7 @@ export class Compositor {
     this.#help.dispose();
   }
 
-  /** Chrome, help and toasts: each write ends with the cursor put back in the focused pane. */
+  /** Chrome and help: each write ends with the cursor put back in the focused pane. */
   #write(s: string): void {
     if (!this.#suspended) this.#term.write(s + this.#cursor());
   }
@@ -138,16 +136,6 @@ export class Compositor {
   #cursor(): string {
     const s = this.#store.state;
     return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none') ?? '';
-  }
-
-  /** The toast stack over the panes' corner, moved down when it would cover the focused agent's cursor. */
-  #toasts(): string {
-    const s = this.#store.state;
-    if (s.overlay !== 'none' || s.toasts.length === 0) return '';
-    const box = this.#view.panes[s.focus];
-    const c = box ? this.#agents[s.focus].pane.screen.cursor() : null;
-    const at = box && c ? { row: box.inner.top + c.row, col: box.inner.left + c.col } : null;
-    return toastOverlay(s.toasts, toastRect(s.toasts.length, this.#term.cols, this.#view.chrome.top, at));
   }
 
   #paintChrome(): void {
@@ -167,12 +155,9 @@ export class Compositor {
     return Math.min(90, this.#term.cols);
   }
 
-  /** A store change: the chrome re-renders, a toast that left uncovers the panes, a changed title repaints the frames. */
+  /** A store change: the chrome re-renders, a changed title repaints the frames. */
   #follow(s: TuiState): void {
     this.#chrome.rerender(<Chrome state={s} width={this.#view.chrome.width} />);
-    if (s.toasts.length < this.#shownToasts) for (const role of ROLES) this.#painters[role]?.invalidate();
-    else if (s.toasts.length > this.#shownToasts) this.#write(this.#toasts());
-    this.#shownToasts = s.toasts.length;
     const titles = ROLES.map((r) => title(r, s)).join('|');
     if (titles !== this.#framesTitle && s.overlay === 'none') {
       this.#framesTitle = titles;

@@ -1,40 +1,6 @@
 import type { JournalLine, PauseReason } from '../protocol/index.js';
 import { formatDuration } from '../protocol/index.js';
-import type { Rect } from './layout.js';
-import type { Toast, ToastLevel } from './store.js';
-import { fitPadded } from './width.js';
-
-const COLOR: Record<ToastLevel, string> = { info: '36', warn: '33', error: '31', done: '32' };
-const ICON: Record<ToastLevel, string> = { info: '●', warn: '▲', error: '✖', done: '✔' };
-
-/** The toast stack, newest at the bottom, each line exactly `width` columns with its colour. */
-export function toastLines(toasts: readonly Toast[], width: number): string[] {
-  return toasts.map(
-    (t) => `\x1b[0;48;5;236;${COLOR[t.level]}m ${ICON[t.level]} ${fitPadded(t.text.replace(/\s+/g, ' '), width - 4)} \x1b[0m`,
-  );
-}
-
-/**
- * Where the stack goes: the top-right corner of the pane area, or its bottom-right corner when the
- * top would cover the focused agent's cursor line.
- */
-export function toastRect(count: number, cols: number, paneRows: number, cursor: { row: number; col: number } | null): Rect | null {
-  if (count === 0) return null;
-  const width = Math.max(10, Math.min(90, Math.floor(cols / 2) - 4, cols - 4));
-  const left = Math.max(0, cols - width - 2);
-  const covers = (top: number) => cursor !== null && cursor.row >= top && cursor.row < top + count && cursor.col >= left - 1;
-  const top = covers(1) ? Math.max(1, paneRows - 1 - count) : 1;
-  return { top, left, width, height: count };
-}
-
-export function toastOverlay(toasts: readonly Toast[], rect: Rect | null): string {
-  if (rect === null) return '';
-  // One cell of margin each side, so no pane text shows at the stack's edges.
-  const margin = '\x1b[0;48;5;236m \x1b[0m';
-  return toastLines(toasts, rect.width)
-    .map((line, i) => `\x1b[${rect.top + i + 1};${Math.max(1, rect.left)}H${margin}${line}${margin}`)
-    .join('');
-}
+import type { ToastLevel } from './store.js';
 
 const FAULTS = new Set<PauseReason>(['state_unwritable', 'internal_error']);
 

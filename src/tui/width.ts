@@ -57,3 +57,25 @@ export function graphemeAfter(text: string, index: number): number {
   for (const cell of cells(text)) if (cell.index + cell.text.length > index) return cell.index + cell.text.length;
   return text.length;
 }
+
+/** `text` broken into lines of at most `width` columns: at spaces, and inside a word too long for a line. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '' && columns(line) + 1 + columns(word) <= width) {
+      line = `${line} ${word}`;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    let rest = word;
+    while (columns(rest) > width) {
+      // A character wider than the whole line still goes, alone, so the loop always moves on.
+      const head = cut(rest, width) || (cells(rest)[0]?.text ?? rest);
+      lines.push(head);
+      rest = rest.slice(head.length);
+    }
+    line = rest;
+  }
+  return line !== '' || lines.length === 0 ? [...lines, line] : lines;
+}

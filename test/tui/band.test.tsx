@@ -11,6 +11,7 @@ const info: BandInfo = {
   phase: 'running',
   pause: null,
   stale: false,
+  states: { planner: 'idle', builder: 'busy' },
 };
 
 describe('status band', () => {
@@ -23,17 +24,19 @@ describe('status band', () => {
 
   it('says who has the turn and the run state, on one line', () => {
     const { lastFrame } = render(<StatusBand info={info} width={120} />);
-    expect(lastFrame()).toBe('relevo · planner: claude ▸ builder: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
+    expect(lastFrame()).toBe('relevo · planner: claude ○ idle ▸ builder: codex ● working · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
     const paused = render(<StatusBand info={{ ...info, phase: 'paused', pause: 'max_rounds', turn: null }} width={120} />);
     expect(paused.lastFrame()).toContain('paused: max_rounds');
     const stale = render(<StatusBand info={{ ...info, stale: true }} width={120} />);
     expect(stale.lastFrame()).toMatch(/STALE$/);
   });
 
-  it('shortens gracefully on narrow terminals, keeping the state', () => {
-    expect(bandParts(info, 80).join(' · ')).toBe('relevo · P: claude ▸ B: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
-    expect(bandParts(info, 50).join(' · ')).toBe('relevo · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
-    expect(bandParts(info, 40).join(' · ')).toBe('relevo · 3/10 · turn: builder · running');
+  it('shortens gracefully on narrow terminals, keeping both agents’ states and the run state', () => {
+    expect(bandParts(info, 90).join(' · ')).toBe('relevo · planner ○ idle ▸ builder ● working · ▰▰▰▱▱▱▱▱▱▱ 3/10 · turn: builder · running');
+    expect(bandParts(info, 80).join(' · ')).toBe('relevo · planner ○ idle ▸ builder ● working · ▰▰▰▱▱▱▱▱▱▱ 3/10 · running');
+    expect(bandParts(info, 60).join(' · ')).toBe('relevo · planner ○ idle ▸ builder ● working · 3/10 · running');
+    expect(bandParts(info, 50).join(' · ')).toBe('relevo · P ○ idle ▸ B ● working · 3/10 · running');
+    expect(bandParts(info, 30).join(' · ')).toBe('P ○ ▸ B ● · 3/10 · running');
     expect(bandParts(info, 14).join(' · ')).toBe('3/10 · running');
     for (const width of [120, 80, 70, 50, 40, 36, 20, 14, 8]) {
       expect(render(<StatusBand info={info} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
@@ -44,7 +47,7 @@ describe('status band', () => {
     const note = 'builder: your draft holds round 2 — send it or clear it';
     const held = { ...info, turn: null, notes: [note] };
     expect(bandParts(held, 160).join(' · ')).toBe(
-      `relevo · planner: claude ▸ builder: codex · ▰▰▰▱▱▱▱▱▱▱ 3/10 · relaying · running · ${note}`,
+      `relevo · planner: claude ○ idle ▸ builder: codex ● working · ▰▰▰▱▱▱▱▱▱▱ 3/10 · relaying · running · ${note}`,
     );
     expect(bandParts(held, 80).join(' · ')).toBe(`3/10 · running · ${note}`);
     expect(bandParts(held, 60).join(' · ')).toBe(note);

@@ -7,7 +7,7 @@ import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
 import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
-import { toastFor, toastLines, toastOverlay, toastRect } from '../../src/tui/toasts.js';
+import { toastFor } from '../../src/tui/toasts.js';
 
 const state: TuiState = {
   relay: {
@@ -21,6 +21,7 @@ const state: TuiState = {
     phase: 'running',
     round: 2,
     turn: 'builder',
+    goal: 'Add pagination to /users with tests',
   },
   agents: { planner: { name: 'claude', state: 'idle' }, builder: { name: 'codex', state: 'busy' } },
   focus: 'planner',
@@ -37,17 +38,43 @@ const state: TuiState = {
 };
 
 describe('chrome', () => {
-  it('shows the band, then the key hint', () => {
-    const frame = render(<Chrome state={state} width={100} />)
+  it('shows the message area, the band with both agents’ states, then the goal with the help key', () => {
+    const frame = render(<Chrome state={state} width={120} />)
       .lastFrame()!
       .split('\n');
-    expect(frame[0]).toBe('relevo · planner: claude ▸ builder: codex · ▰▰▱▱▱▱▱▱▱▱ 2/10 · turn: builder · running');
-    expect(frame[1]).toContain('C-] ? help');
+    expect(frame).toHaveLength(4);
+    expect(frame.slice(0, 2).join('').trim()).toBe('');
+    expect(frame[2]).toBe('relevo · planner: claude ○ idle ▸ builder: codex ● working · ▰▰▱▱▱▱▱▱▱▱ 2/10 · turn: builder · running');
+    expect(frame[3]).toMatch(/^goal: Add pagination to \/users with tests +C-\] \? help$/);
+    const blocked = {
+      ...state,
+      agents: { planner: { name: 'claude', state: 'blocked' as const }, builder: { name: 'codex', state: 'exited' as const } },
+    };
+    expect(render(<Chrome state={blocked} width={120} />).lastFrame()).toContain('planner: claude ◆ blocked ▸ builder: codex ✕ exited');
   });
 
-  it('shows the command keys once the prefix is pressed, and asks before quitting a running relay', () => {
-    expect(render(<Chrome state={{ ...state, armed: true }} width={100} />).lastFrame()).toContain('C-] … o focus · z zoom');
-    expect(render(<Chrome state={{ ...state, confirmQuit: true }} width={100} />).lastFrame()).toContain('q again quits');
+  it('keeps the goal and both states at 80 columns, the goal cut to fit; with no goal yet it says how to give one', () => {
+    const long = { ...state, relay: { ...state.relay, goal: `Add pagination to /users with tests, ${'and much more detail '.repeat(5)}` } };
+    const frame = render(<Chrome state={long} width={80} />)
+      .lastFrame()!
+      .split('\n');
+    expect(frame[2]).toBe('relevo · planner ○ idle ▸ builder ● working · ▰▰▱▱▱▱▱▱▱▱ 2/10 · running');
+    expect(frame[3]).toMatch(/^goal: Add pagination to \/users with tests, and much more detail .*… +C-\] \? help$/);
+    expect(frame.every((line) => line.length <= 80)).toBe(true);
+    const none = { ...state, relay: { ...state.relay, goal: null } };
+    expect(render(<Chrome state={none} width={80} />).lastFrame()).toContain('no goal yet: C-] g');
+  });
+
+  it('asks its questions in the message area, above the band: the command keys after the prefix, quit', () => {
+    const armed = render(<Chrome state={{ ...state, armed: true }} width={100} />)
+      .lastFrame()!
+      .split('\n');
+    expect(armed[0]).toContain('C-] … o focus · z zoom');
+    const quit = render(<Chrome state={{ ...state, confirmQuit: true }} width={100} />)
+      .lastFrame()!
+      .split('\n');
+    expect(quit[0]).toContain('q again quits');
+    expect(quit[2]).toMatch(/^relevo · /);
   });
 
   it('lists every key in the help', () => {
@@ -121,18 +148,18 @@ describe('toasts', () => {
     { id: 2, text: 'paused: no_handoff (planner): a very long reason that will not fit in the corner at all', level: 'warn' as const },
   ];
 
-  it('stack in the top-right corner, newest last, cut to their width', () => {
-    const rect = toastRect(2, 200, 48, null)!;
-    expect(rect).toEqual({ top: 1, left: 108, width: 90, height: 2 });
-    const lines = toastLines(toasts, 40).map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
-    expect(lines).toEqual([` ● ${'round 1 delivered to the builder'.padEnd(36)} `, ' ▲ paused: no_handoff (planner): a ver… ']);
-    expect(lines.every((l) => l.length === 40)).toBe(true);
-  });
-
-  it('move to the bottom corner rather than cover the focused cursor line', () => {
-    expect(toastRect(2, 200, 48, { row: 2, col: 120 })).toMatchObject({ top: 45 });
-    expect(toastRect(2, 200, 48, { row: 2, col: 40 })).toMatchObject({ top: 1 }); // the cursor is in the other half
-    expect(toastRect(0, 200, 48, null)).toBeNull();
+  it('sit in the message area above the band, newest first, wrapped rather than cut; never more than its two rows', () => {
+    const frame = render(<Chrome state={{ ...state, toasts }} width={60} />)
+      .lastFrame()!
+      .split('\n');
+    expect(frame).toHaveLength(4);
+    expect(frame[0]).toBe('▲ paused: no_handoff (planner): a very long reason that will');
+    expect(frame[1]).toBe('  not fit in the corner at all');
+    expect(frame[2]).toMatch(/^relevo · /);
+    const short = render(<Chrome state={{ ...state, toasts: [toasts[0]!, { ...toasts[0]!, id: 3, text: 'goal sent' }] }} width={60} />)
+      .lastFrame()!
+      .split('\n');
+    expect(short.slice(0, 2)).toEqual(['● goal sent', '● round 1 delivered to the builder']);
   });
 
   it('say what the journal means, and ring for what needs the person', () => {
@@ -166,9 +193,5 @@ describe('toasts', () => {
       level: 'error',
     });
     expect(toastFor({ ...at, type: 'goal', text: 'G' })).toBeNull();
-  });
-
-  it('are painted cursor-addressed inside their rectangle', () => {
-    expect(toastOverlay(toasts.slice(0, 1), { top: 1, left: 138, width: 60, height: 1 })).toMatch(/^\x1b\[2;138H/);
   });
 });

@@ -90,6 +90,30 @@ describe('the TUI in tmux', () => {
     expect(after).not.toContain('╭─ planner');
   });
 
+  it.each([
+    [200, 50],
+    [120, 40],
+    [80, 24],
+  ])(
+    'at %i×%i shows the goal, both agents’ live states and the rounds; toasts sit in their own rows, never over a pane',
+    async (cols, rows) => {
+      await start(cols, rows);
+      const shown = await until('a toast in the message rows', (s) => /^[●▲✖✔] (goal sent to the planner|round \d+ delivered)/m.test(s));
+      const lines = shown.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('relevo · '));
+      expect(at).toBe(rows - 2);
+      expect(lines[at + 1]).toMatch(/^goal: Add pagination to \/users with tests +C-\] \? help$/);
+      expect(lines[at]).toMatch(/planner(: sim)? [●○◆·]( \w+)? ▸ builder(: sim)? [●○◆·]/);
+      expect(lines[at]).toMatch(/\d+\/10/);
+      // The panes end above the message rows: a toast is in relevo's chrome, not on an agent's text.
+      const toast = lines.findIndex((l) => /^[●▲✖✔] /.test(l));
+      expect(toast).toBeGreaterThanOrEqual(rows - 4);
+      expect(lines[rows - 5]).toMatch(/^╰─+╯/);
+      for (const line of lines.slice(0, rows - 4)) expect(line).toMatch(/^[╭│╰]/);
+      if (cols < 160) expect(lines[0]).toMatch(/^╭─ planner/); // one pane shown: the band still names the builder's state
+    },
+  );
+
   it('pauses and resumes on the prefix keys, and shows the help overlay', async () => {
     await start(180, 50);
     await until('the goal delivered', (s) => band(s).includes('turn: planner'));

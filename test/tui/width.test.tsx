@@ -6,8 +6,7 @@ import { type BandInfo, bandParts } from '../../src/tui/band.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import { paneFrame } from '../../src/tui/frame.js';
 import { editLine, emptyLine, type LineState } from '../../src/tui/line-editor.js';
-import { toastLines } from '../../src/tui/toasts.js';
-import { columns, cut, fit, fitPadded } from '../../src/tui/width.js';
+import { columns, cut, fit, fitPadded, wrap } from '../../src/tui/width.js';
 
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
@@ -29,18 +28,21 @@ describe('display width', () => {
 });
 
 describe('CJK and emoji in the chrome', () => {
-  it('a toast is cut at its column, whatever the text', () => {
+  it('a toast wraps at its columns, whatever the text: no line wider than the area, nothing lost', () => {
     const texts = [
       'ラウンド 2 をビルダーに送りました。長い説明がここに続きます',
       '🚀🚀🚀 round 2 delivered 🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉',
       'round 1 delivered',
+      `a-path/${'x'.repeat(50)}/that-is-longer-than-the-line`,
     ];
-    const lines = toastLines(
-      texts.map((text, id) => ({ id, text, level: 'info' as const })),
-      40,
-    ).map(plain);
-    for (const line of lines) expect(stringWidth(line)).toBe(40);
-    expect(lines[0]).toMatch(/… {1,2}$/);
+    for (const text of texts) {
+      const lines = wrap(text, 20);
+      for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(20);
+      expect(lines.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+    }
+    expect(wrap('round 1 delivered to the builder', 18)).toEqual(['round 1 delivered', 'to the builder']);
+    expect(wrap('日本語', 1)).toEqual(['日', '本', '語']);
+    expect(wrap('', 10)).toEqual(['']);
   });
 
   it('the band drops parts by their columns, and a note too wide for it is cut to its width', () => {
@@ -52,10 +54,11 @@ describe('CJK and emoji in the chrome', () => {
       phase: 'running',
       pause: null,
       stale: false,
+      states: { planner: 'idle', builder: 'busy' },
     };
-    // The whole band is 84 code units but 94 columns: at 90 columns the names are shortened.
-    expect(bandParts(info, 94)).toContain('planner: クロード ▸ builder: コーデックス');
-    expect(bandParts(info, 90)).toContain('P: クロード ▸ B: コーデックス');
+    // The whole band is 101 code units but 111 columns: at 105 columns the names are left out.
+    expect(bandParts(info, 111)).toContain('planner: クロード ○ idle ▸ builder: コーデックス ● working');
+    expect(bandParts(info, 105)).toContain('planner ○ idle ▸ builder ● working');
     for (const width of [120, 90, 80, 50, 20]) expect(stringWidth(bandParts(info, width).join(' · '))).toBeLessThanOrEqual(width);
     const note = 'ビルダー: あなたの下書きがラウンド 2 を止めています — 送信するか消してください';
     for (const width of [160, 60, 30, 9])

@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { ROLES } from '../../protocol/index.js';
 import type { BandInfo } from '../band.js';
-import type { TuiState } from '../store.js';
+import type { ToastLevel, TuiState } from '../store.js';
+import { columns, fit, wrap } from '../width.js';
 import GoalPrompt from './GoalPrompt.js';
 import StatusBand from './StatusBand.js';
 
@@ -11,6 +12,8 @@ export function bandInfo(state: TuiState): BandInfo {
   const r = state.relay;
   return {
     agents: { planner: state.agents.planner.name, builder: state.agents.builder.name },
+    states: { planner: state.agents.planner.state, builder: state.agents.builder.state },
+    focus: state.focus,
     round: r.round,
     budget: r.budget,
     turn: r.turn,
@@ -22,26 +25,77 @@ export function bandInfo(state: TuiState): BandInfo {
   };
 }
 
-/** The bottom of the screen: the status band, then the goal prompt or the key hint (toasts stack in a corner). */
+/** Rows of the message area above the band: a toast wraps onto both before it is cut. */
+export const MESSAGE_ROWS = 2;
+
+const LEVEL: Readonly<Record<ToastLevel, { readonly icon: string; readonly color: string }>> = {
+  info: { icon: '●', color: 'cyan' },
+  warn: { icon: '▲', color: 'yellow' },
+  error: { icon: '✖', color: 'red' },
+  done: { icon: '✔', color: 'green' },
+};
+
+/** What asks for the person's answer or explains the keys right now (quit, scroll mode, the prefix), if anything. */
+function question(state: TuiState): string | null {
+  if (state.scroll !== null) return `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`;
+  if (state.confirmQuit)
+    return `Quit relevo-tui? ${state.prefix} q again quits (or y) and ends the agents; the run stays on disk. Any other key stays.`;
+  if (state.armed) return `${state.prefix} … o focus · z zoom · p pause · r resume · g goal · ? help · q quit`;
+  return null;
+}
+
+/**
+ * The message area, in relevo's chrome and never over an agent's pane: the question of the moment
+ * (yellow), then the toasts, newest first, each wrapped to the width (a cut only past the area's rows).
+ */
+function Messages({ state, width }: Props) {
+  const asked = question(state);
+  const toasts = [...state.toasts].reverse();
+  return (
+    <Box flexDirection="column" width={width} height={MESSAGE_ROWS} overflow="hidden">
+      {asked !== null ? (
+        <Box flexShrink={0}>
+          <Text wrap="wrap" color="yellow">
+            {asked}
+          </Text>
+        </Box>
+      ) : null}
+      {toasts.map((t) => (
+        // The icon in its own column, so a wrapped toast's next line starts under its text.
+        <Box key={t.id} flexShrink={0}>
+          <Box width={2} flexShrink={0}>
+            <Text color={LEVEL[t.level].color}>{LEVEL[t.level].icon}</Text>
+          </Box>
+          <Text>{wrap(t.text, Math.max(1, width - 2)).join('\n')}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** The goal of the run, cut to fit, with the help key at the right. */
+function GoalLine({ state, width }: Props) {
+  const help = `${state.prefix} ? help`;
+  const room = Math.max(0, width - columns(help) - 2);
+  const goal = state.relay.goal === null ? `no goal yet: ${state.prefix} g` : fit(`goal: ${state.relay.goal.replace(/\s+/g, ' ')}`, room);
+  return (
+    <Box width={width} height={1} justifyContent="space-between">
+      <Text wrap="truncate">{goal}</Text>
+      <Text dimColor>{help}</Text>
+    </Box>
+  );
+}
+
+/**
+ * relevo's chrome below the panes, always the same rows: the message area (questions and toasts),
+ * the status band, and the goal line (or the goal prompt while it is open).
+ */
 export default function Chrome({ state, width }: Props) {
-  const hint =
-    state.scroll !== null
-      ? `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`
-      : state.confirmQuit
-        ? `Quit relevo-tui? ${state.prefix} q again quits (or y) and ends the agents; the run stays on disk. Any other key stays.`
-        : state.armed
-          ? `${state.prefix} … o focus · z zoom · p pause · r resume · ? help · q quit`
-          : `${state.prefix} ? help · ${state.prefix} o focus · ${state.prefix} p pause · ${state.prefix} r resume · ${state.prefix} q quit`;
   return (
     <Box flexDirection="column" width={width}>
+      <Messages state={state} width={width} />
       <StatusBand info={bandInfo(state)} width={width} />
-      {state.prompt ? (
-        <GoalPrompt line={state.prompt} width={width} error={state.promptError} />
-      ) : (
-        <Text wrap="truncate" dimColor={!state.confirmQuit} {...(state.confirmQuit ? { color: 'yellow' } : {})}>
-          {hint}
-        </Text>
-      )}
+      {state.prompt ? <GoalPrompt line={state.prompt} width={width} error={state.promptError} /> : <GoalLine state={state} width={width} />}
     </Box>
   );
 }
