@@ -26,7 +26,8 @@ type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Re
 
 /**
  * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
- * hook (the user's own settings and hooks still load). Codex: a `notify` override.
+ * hook (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
+ * system-defaults settings layer with a `Stop` hook, named in the environment.
  */
 function hookInstall(role: Role, kind: HookKind, channel: HookChannel): HookInstall {
   switch (kind) {
@@ -38,6 +39,16 @@ function hookInstall(role: Role, kind: HookKind, channel: HookChannel): HookInst
     }
     case 'codex-notify':
       return { args: ['-c', `notify=${JSON.stringify(hookCommand(kind))}`], env: {} };
+    case 'qwen-stop': {
+      // Qwen Code's lowest settings layer (system defaults): every other layer still loads, and
+      // `Stop` hooks from all layers run. Follow-up suggestions off by default: one drawn in the
+      // input box would read as a person's unsent draft.
+      const settings = join(channel.dir, `${role}.qwen-settings.json`);
+      const command = quote(hookCommand(kind));
+      const layer = { ui: { enableFollowupSuggestions: false }, hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } };
+      writeFileSync(settings, JSON.stringify(layer, null, 2), { mode: 0o600 });
+      return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settings } };
+    }
   }
 }
 
