@@ -3,8 +3,11 @@
  * `anthropic` auth type), beside the newest Claude Code and Codex: what each model received, byte
  * for byte, where each reply came from, and a Qwen Code permission prompt seen as blocked.
  */
+import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readTranscriptReply } from '../../src/app/replies/transcript.js';
+import { qwenChatsDir } from '../../src/app/replies/transcript-qwen.js';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { parseJournal, relevo, simCommand } from '../helpers/cli.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
@@ -180,7 +183,6 @@ describe('relay with the real Qwen Code', () => {
       qwen.home.env,
     );
     const lines = parseJournal(result.stdout);
-    if (process.env.QWEN_DEBUG) console.log(result.stdout, result.stderr);
     expect(result.exitCode).toBe(3);
     // The title turns to ✳︎ in the frame the prompt is drawn in, or just before: either rule may see it first.
     expect(of(lines, 'blocked')).toMatchObject([
