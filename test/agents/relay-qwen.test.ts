@@ -130,9 +130,14 @@ describe('relay with the real Qwen Code', () => {
         .filter((t) => t.role === 'builder')
         .map((t) => t.source),
     ).toEqual(['hook', 'hook']);
-    expect(qwen.userHook()).toHaveLength(2);
-    expect(qwen.userHook()).toContainEqual(
-      expect.objectContaining({ hook_event_name: 'Stop', last_assistant_message: builderScript[1]!.text }),
+    const userHook = qwen.userHook() as { last_assistant_message?: string; transcript_path?: string }[];
+    expect(userHook.map((p) => p.last_assistant_message).sort()).toEqual(builderScript.map((r) => r.text).sort());
+    // The second reply source, on the transcript the real CLI wrote: where the hook said, and where relevo looks without it.
+    const env = { HOME: qwen.home.home, QWEN_HOME: qwen.home.qwenDir };
+    expect(userHook[0]?.transcript_path?.startsWith(join(qwenChatsDir(env, cwd), ''))).toBe(true);
+    expect(await readTranscriptReply('qwen-projects', { env, cwd, since: 0 })).toBe(builderScript[1]!.text);
+    expect(await readTranscriptReply('qwen-projects', { env, cwd, since: 0, path: userHook[0]!.transcript_path! })).toBe(
+      builderScript[1]!.text,
     );
   });
 
