@@ -77,6 +77,15 @@ describe('captured screens of the real CLIs', () => {
     expect(extract(reply.text).handoff).toBe('Paso 1\n - escribir los tests que fallan\n     - con cuatro espacios\nVerificar: npm test');
   });
 
+  it('qwen: a turn cut by Esc ("●︎ Request cancelled.") is interrupted; the prompt put back in the box is read as input', () => {
+    const f = capture('qwen', '0.24.4', 'idle--interrupted.txt');
+    const qwen = loadProfile('qwen', 'test');
+    expect(reconstructReply(rows(f.lines), qwen.layout).interrupted).toBe(true);
+    expect(reconstructReply(rows(capture('qwen', '0.24.4', 'idle--after-reply.txt').lines), qwen.layout).interrupted).toBe(false);
+    const box = f.lines.map((l) => qwen.layout.prompt.exec(l)?.[1]?.trim()).filter((t) => t !== undefined);
+    expect(box).toEqual(['hello']);
+  });
+
   it('codex: the reply after the echo, "Worked for" dropped', () => {
     const f = capture('codex', '0.171.0', 'idle--after-reply.txt');
     const reply = reconstructReply(rows(f.lines), loadProfile('codex', 'test').layout);
