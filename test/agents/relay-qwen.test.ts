@@ -108,7 +108,8 @@ function expectExactRelay(
   expect(of(run.lines, 'agent_untested')).toEqual([]);
 }
 
-describe('relay with the real Qwen Code', () => {
+// A relay starts two real CLIs (Qwen Code alone takes 5–15 s to start on a busy machine): a generous limit, not a timing goal.
+describe('relay with the real Qwen Code', { timeout: 120_000 }, () => {
   it('Claude Code planner → Qwen Code builder: exact handoffs, two rounds, <done>; replies from the hook; the user’s Stop hook still runs', async () => {
     const servers = { planner: await anthropic(...plannerScript), builder: await anthropic(...builderScript) };
     const cwd = makeTempDir('relevo-relay-cwd-');
