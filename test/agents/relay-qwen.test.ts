@@ -3,6 +3,7 @@
  * `anthropic` auth type), beside the newest Claude Code and Codex: what each model received, byte
  * for byte, where each reply came from, and a Qwen Code permission prompt seen as blocked.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,9 +66,17 @@ async function openai(...replies: ScriptedReply[]): Promise<FakeOpenAI> {
   return server;
 }
 
+/** The project both agents work in, removed after the test. */
+function projectDir(): string {
+  const cwd = makeTempDir('relevo-relay-cwd-');
+  undo.push(() => rmSync(cwd, { recursive: true, force: true }));
+  return cwd;
+}
+
 /** A Qwen Code home in `cwd` on `server`, with a Stop hook of the user's own that records what it gets. */
 function qwenHome(cwd: string, server: FakeAnthropic): { home: QwenHome; command: string; userHook: () => unknown[] } {
   const hooks = makeTempDir('relevo-qwen-user-hook-');
+  undo.push(() => rmSync(hooks, { recursive: true, force: true }));
   const home = createQwenHome({
     serverUrl: server.url,
     cwd,
@@ -112,7 +121,7 @@ function expectExactRelay(
 describe('relay with the real Qwen Code', { timeout: 120_000 }, () => {
   it('Claude Code planner → Qwen Code builder: exact handoffs, two rounds, <done>; replies from the hook; the user’s Stop hook still runs', async () => {
     const servers = { planner: await anthropic(...plannerScript), builder: await anthropic(...builderScript) };
-    const cwd = makeTempDir('relevo-relay-cwd-');
+    const cwd = projectDir();
     const claude = createClaudeHome({ serverUrl: servers.planner.url, cwd });
     undo.push(() => claude.cleanup(), leftovers(claude.home));
     const qwen = qwenHome(cwd, servers.builder);
@@ -144,7 +153,7 @@ describe('relay with the real Qwen Code', { timeout: 120_000 }, () => {
 
   it('Qwen Code planner → Codex builder: exact handoffs, two rounds, <done>; the planner’s replies from the hook', async () => {
     const servers = { planner: await anthropic(...plannerScript), builder: await openai(...builderScript) };
-    const cwd = makeTempDir('relevo-relay-cwd-');
+    const cwd = projectDir();
     const qwen = qwenHome(cwd, servers.planner);
     const codex = createCodexHome({ serverUrl: servers.builder.url, cwd, bin: CODEX_BIN });
     undo.push(() => codex.cleanup(), leftovers(codex.home));
@@ -181,7 +190,7 @@ describe('relay with the real Qwen Code', { timeout: 120_000 }, () => {
       text: 'I will run the tests.',
       toolUse: { name: 'run_shell_command', input: { command: 'npm test', description: 'run the tests' } },
     });
-    const cwd = makeTempDir('relevo-relay-cwd-');
+    const cwd = projectDir();
     const qwen = qwenHome(cwd, builder);
     const result = await relevo(
       ['--headless', '--goal', GOAL, '--blocked-timeout', '3', '--planner', simCommand('planner'), '--builder', qwen.command],
