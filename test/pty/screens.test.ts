@@ -1,6 +1,7 @@
 // Captured screens of the real CLIs, one folder per agent and release, replayed through the shipped
 // profiles: Claude Code 2.1.197, 2.1.332 (as relevo launches it: the classic renderer) and 2.1.332's
-// fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.156 and 0.171 (--no-alt-screen). The
+// fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.156 and 0.171 (--no-alt-screen); Qwen
+// Code 0.24.4 (test/fixtures/capture/qwen.capture.ts). The
 // permission prompts named `blocked--{bash,write}-permission` and `blocked--command-approval` come from
 // test/fixtures/capture/blocked.capture.ts, which re-captures them from the real CLIs offline. The file name
 // says the state the profile must see: `<state>--<what>.txt`; the header's `rule:` line names the profile rule that must
@@ -67,6 +68,23 @@ describe('captured screens of the real CLIs', () => {
       expect(reply.text).toBe('Entendido. Plan listo.\n\n<handoff>\nPaso 1: hacerlo\n  - con sangría\n</handoff>');
     },
   );
+
+  it('qwen: the reply after the echo, ◆︎ gutter and indent removed; markdown comes back as drawn (the hook has it exact)', () => {
+    const f = capture('qwen', '0.24.4', 'idle--after-reply.txt');
+    const reply = reconstructReply(rows(f.lines), loadProfile('qwen', 'test').layout);
+    expect(reply.interrupted).toBe(false);
+    expect(reply.text.split('\n')[0]).toBe('Entendido. Plan listo.');
+    expect(extract(reply.text).handoff).toBe('Paso 1\n - escribir los tests que fallan\n     - con cuatro espacios\nVerificar: npm test');
+  });
+
+  it('qwen: a turn cut by Esc ("●︎ Request cancelled.") is interrupted; the prompt put back in the box is read as input', () => {
+    const f = capture('qwen', '0.24.4', 'idle--interrupted.txt');
+    const qwen = loadProfile('qwen', 'test');
+    expect(reconstructReply(rows(f.lines), qwen.layout).interrupted).toBe(true);
+    expect(reconstructReply(rows(capture('qwen', '0.24.4', 'idle--after-reply.txt').lines), qwen.layout).interrupted).toBe(false);
+    const box = f.lines.map((l) => qwen.layout.prompt.exec(l)?.[1]?.trim()).filter((t) => t !== undefined);
+    expect(box).toEqual(['hello']);
+  });
 
   it('codex: the reply after the echo, "Worked for" dropped', () => {
     const f = capture('codex', '0.171.0', 'idle--after-reply.txt');

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/relevo-toml.js';
 import { readCliVersion } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { claudeProjectDir } from '../replies/transcript.js';
+import { qwenChatsDir } from '../replies/transcript-qwen.js';
 import { agentSpec } from '../run/agent-specs.js';
 import { backendFor } from '../run/backends.js';
 
@@ -20,6 +21,7 @@ export type AgentReport = { readonly role: Role; readonly lines: readonly string
 const HOOKS: Record<HookKind, string> = {
   'claude-stop': 'Stop hook (an extra --settings layer)',
   'codex-notify': 'notify program (-c notify=…)',
+  'qwen-stop': 'Stop hook (a system-defaults settings layer, QWEN_CODE_SYSTEM_DEFAULTS_PATH)',
 };
 
 function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string): string {
@@ -28,6 +30,8 @@ function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string
       return claudeProjectDir(env, cwd);
     case 'codex-rollout':
       return join(env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex'), 'sessions');
+    case 'qwen-projects':
+      return qwenChatsDir(env, cwd);
   }
 }
 

@@ -21,20 +21,34 @@ export function hookCommand(kind: HookKind): string[] {
   return [process.execPath, BIN, 'hook', kind];
 }
 
+/** What installs relevo's end-of-turn hook in one agent: arguments after its command, and environment. */
+type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
+
 /**
- * Arguments that install relevo's end-of-turn hook. Claude Code: an extra settings layer with a
- * `Stop` hook (the user's own settings and hooks still load). Codex: a `notify` override.
+ * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
+ * hook (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
+ * system-defaults settings layer with a `Stop` hook, named in the environment.
  */
-function hookArgs(role: Role, kind: HookKind, channel: HookChannel): string[] {
+function hookInstall(role: Role, kind: HookKind, channel: HookChannel): HookInstall {
   switch (kind) {
     case 'claude-stop': {
       const settings = join(channel.dir, `${role}.claude-settings.json`);
       const command = quote(hookCommand(kind));
       writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } }, null, 2), { mode: 0o600 });
-      return ['--settings', settings];
+      return { args: ['--settings', settings], env: {} };
     }
     case 'codex-notify':
-      return ['-c', `notify=${JSON.stringify(hookCommand(kind))}`];
+      return { args: ['-c', `notify=${JSON.stringify(hookCommand(kind))}`], env: {} };
+    case 'qwen-stop': {
+      // Qwen Code's lowest settings layer (system defaults): every other layer still loads, and
+      // `Stop` hooks from all layers run. Follow-up suggestions off by default: one drawn in the
+      // input box would read as a person's unsent draft.
+      const settings = join(channel.dir, `${role}.qwen-settings.json`);
+      const command = quote(hookCommand(kind));
+      const layer = { ui: { enableFollowupSuggestions: false }, hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } };
+      writeFileSync(settings, JSON.stringify(layer, null, 2), { mode: 0o600 });
+      return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settings } };
+    }
   }
 }
 
@@ -45,7 +59,8 @@ export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: Hook
   const promptArgs = (launch.role_prompt_args ?? []).map((a) =>
     a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt),
   );
-  const argv = [...spec.argv, ...launch.args, ...promptArgs];
-  if (hook && channel) argv.push(...hookArgs(role, hook.kind, channel));
-  return { argv, env: { ...launch.env, ...(hook && channel ? channel.env(role) : {}), RELEVO_ROLE: role } };
+  const installed = hook && channel ? hookInstall(role, hook.kind, channel) : null;
+  const argv = [...spec.argv, ...launch.args, ...promptArgs, ...(installed?.args ?? [])];
+  const hookEnv = installed && channel ? { ...channel.env(role), ...installed.env } : {};
+  return { argv, env: { ...launch.env, ...hookEnv, RELEVO_ROLE: role } };
 }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
+import { qwenChatsDir, qwenFinalText } from './transcript-qwen.js';
 
 export type TranscriptQuery = {
   readonly env: NodeJS.ProcessEnv;
@@ -150,6 +151,10 @@ export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQue
         const cwd = codexSessionCwd(lines);
         return cwd === null || sameDir(cwd, q.cwd) ? codexFinalText(lines) : null;
       });
+    }
+    case 'qwen-projects': {
+      const files = q.path ? [q.path] : await recent(await listJsonl(qwenChatsDir(q.env, q.cwd), 0), q.since);
+      return firstFinal(files, qwenFinalText);
     }
   }
 }

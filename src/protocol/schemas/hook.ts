@@ -45,6 +45,7 @@ export type HookReport = {
 /** What a hook payload says about the finished turn; null when it is not an end-of-turn report. */
 export function readHookPayload(kind: HookKind, payload: unknown): HookReport | null {
   switch (kind) {
+    case 'qwen-stop': // Qwen Code's Stop hook input has Claude Code's shape
     case 'claude-stop': {
       const p = claudeStop.safeParse(payload);
       if (!p.success || (p.data.hook_event_name !== undefined && p.data.hook_event_name !== 'Stop')) return null;

@@ -42,10 +42,10 @@ export const matcherSchema: z.ZodType<Matcher> = z.lazy(() =>
 );
 
 /** End-of-turn hooks relevo knows how to install: Claude Code's `Stop` hook (settings file), Codex's `notify` program. */
-export const HOOK_KINDS = ['claude-stop', 'codex-notify'] as const;
+export const HOOK_KINDS = ['claude-stop', 'codex-notify', 'qwen-stop'] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
 /** Transcript layouts relevo can read a turn's final reply from. */
-export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout'] as const;
+export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-projects'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 /** A release number as agent CLIs print it: `2.1.197`, `0.171.0`. */
