@@ -1,4 +1,5 @@
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { readRun } from '../app/commands/runs.js';
 import type { Options } from '../app/config/options.js';
 import { DEMO_GOAL } from '../app/config/options.js';
 import { prefixName } from '../app/config/prefix.js';
@@ -8,11 +9,14 @@ import { Attention } from '../app/run/attention.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { ROLES, type Role } from '../protocol/index.js';
+import { runState } from './band.js';
 import { commandRunner } from './commands.js';
+import { bandInfo } from './components/Chrome.js';
 import { Compositor, firstLayout } from './compositor.js';
 import { pendingEditor } from './edit-pending.js';
 import { GoalHistory } from './goal-history.js';
 import { goalPromptKeys } from './goal-prompt.js';
+import { historyView } from './history.js';
 import { inputRouter } from './input.js';
 import { KeyRouter } from './keys.js';
 import { emptyLine } from './line-editor.js';
@@ -111,7 +115,12 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     }
   };
   const editPending = pendingEditor({ store, runner, env, dir, toast, handOver });
-  const run = commandRunner({ store, runner, compositor, toast, finish: (code) => finish(code), editPending });
+  const readHistory = () =>
+    historyView(
+      readRun(dirname(dir), basename(dir), (message) => toast(`history: ${message}`, 'warn')),
+      runState(bandInfo(store.state)),
+    );
+  const run = commandRunner({ store, runner, compositor, toast, finish: (code) => finish(code), editPending, readHistory });
   // The goal prompt: a goal, or the relevo protocol's /relevo goal|pause|resume, with a history kept in the state dir.
   const history = new GoalHistory(join(resolve(cwd, options.stateDir), 'goal-history.json'));
   const promptKeys = goalPromptKeys({ store, runner, history, toast });

@@ -1,6 +1,7 @@
 import type { RelayRunner } from '../app/run/runner.js';
 import { peerOf, ROLES } from '../protocol/index.js';
 import type { Compositor } from './compositor.js';
+import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
 import { emptyLine } from './line-editor.js';
 import type { Store } from './store.js';
@@ -15,10 +16,13 @@ export type CommandDeps = {
   readonly finish: (code: number) => void;
   /** Opens the pending handoff in the person's editor (see edit-pending.ts). */
   readonly editPending: () => Promise<void>;
+  /** The run's handoffs as the history panel shows them, read from its checkpoints and journal now. */
+  readonly readHistory: () => HistoryView;
 };
 
 /** What each of relevo's commands (the key after the prefix, see keys.ts) does. */
-export function commandRunner({ store, runner, compositor, toast, finish, editPending }: CommandDeps): (command: Command) => void {
+export function commandRunner(deps: CommandDeps): (command: Command) => void {
+  const { store, runner, compositor, toast, finish, editPending } = deps;
   return (command) => {
     switch (command) {
       case 'focus':
@@ -40,6 +44,9 @@ export function commandRunner({ store, runner, compositor, toast, finish, editPe
       case 'help':
         store.update({ overlay: 'help' });
         compositor.paintHelp();
+        return;
+      case 'history':
+        store.update({ overlay: 'history', history: deps.readHistory(), scroll: null });
         return;
       case 'quit': {
         // One rule: quitting asks whenever it would end an agent (a pane of relevo's own, still running).

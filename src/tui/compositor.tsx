@@ -2,6 +2,7 @@ import { ROLES, type Role } from '../protocol/index.js';
 import type { AgentPane } from '../pty/agent.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import Help from './components/Help.js';
+import History, { HISTORY_CHROME_ROWS } from './components/History.js';
 import { chromeLines, paneFrame } from './frame.js';
 import { type Layout, layout } from './layout.js';
 import { OffscreenInk } from './offscreen.js';
@@ -37,6 +38,8 @@ export class Compositor {
   readonly #painters: Partial<Record<Role, PanePainter>> = {};
   readonly #chrome: OffscreenInk;
   readonly #help: OffscreenInk;
+  /** The history panel, rendered while it is open. */
+  #history: OffscreenInk | null = null;
   #view: Layout;
   /** While another program (an editor) has the terminal, relevo paints nothing. */
   #suspended = false;
@@ -85,6 +88,27 @@ export class Compositor {
     this.#chrome.resize(this.#view.chrome.width);
     this.#paintChrome();
     if (s.overlay === 'help') this.paintHelp();
+    if (s.overlay === 'history') this.#paintHistory(s, true);
+  }
+
+  /** How many entries (or body lines) the history panel shows at once. */
+  historyRows(): number {
+    return Math.max(1, this.#view.chrome.top - HISTORY_CHROME_ROWS);
+  }
+
+  /** The history panel over the whole pane area; `fresh` repaints it even if Ink has no new frame. */
+  #paintHistory(s: TuiState, fresh = false): void {
+    if (!s.history) return;
+    const rect = { top: 0, left: 0, width: this.#term.cols, height: this.#view.chrome.top };
+    const node = <History view={s.history} width={rect.width} height={rect.height} />;
+    if (this.#history === null) {
+      this.#history = new OffscreenInk(node, rect.width);
+      this.#history.onFrame((lines) => this.#write(chromeLines(rect, lines)));
+    } else {
+      this.#history.resize(rect.width);
+      this.#history.rerender(node);
+    }
+    if (fresh) this.#write(chromeLines(rect, this.#history.lines));
   }
 
   /** The help, centred over the panes (they are not painted while it is open). */
@@ -121,6 +145,7 @@ export class Compositor {
     for (const role of ROLES) this.#painters[role]?.dispose();
     this.#chrome.dispose();
     this.#help.dispose();
+    this.#history?.dispose();
   }
 
   /** Chrome and help: each write ends with the cursor put back in the focused pane. */
@@ -158,6 +183,11 @@ export class Compositor {
   /** A store change: the chrome re-renders, a changed title repaints the frames. */
   #follow(s: TuiState): void {
     this.#chrome.rerender(<Chrome state={s} width={this.#view.chrome.width} />);
+    if (s.overlay === 'history') this.#paintHistory(s, this.#history === null);
+    else if (this.#history !== null) {
+      this.#history.dispose();
+      this.#history = null;
+    }
     const titles = ROLES.map((r) => title(r, s)).join('|');
     if (titles !== this.#framesTitle && s.overlay === 'none') {
       this.#framesTitle = titles;

@@ -1,6 +1,7 @@
 import type { RelayRunner } from '../app/run/runner.js';
 import { isEscape, splitKeys } from '../pty/keys.js';
 import type { Compositor } from './compositor.js';
+import { historyKeys } from './history.js';
 import type { Command, KeyAction, KeyRouter } from './keys.js';
 import type { Store } from './store.js';
 import type { Toaster } from './toaster.js';
@@ -37,6 +38,12 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
     if (store.state.overlay === 'help') {
       store.update({ overlay: 'none' });
       compositor.relayout();
+      return;
+    }
+    if (store.state.overlay === 'history' && store.state.history) {
+      const next = historyKeys(store.state.history, data, compositor.historyRows());
+      store.update(next === null ? { overlay: 'none', history: null } : { history: next });
+      if (next === null) compositor.relayout();
       return;
     }
     if (store.state.scroll !== null) {

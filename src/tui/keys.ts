@@ -14,6 +14,7 @@ export const COMMANDS = {
   pending: 'show and edit the pending handoff before it is sent',
   step: 'step mode: ask before each relay',
   scroll: 'scroll mode for the focused pane (arrows, PgUp/PgDn, Esc leaves)',
+  history: 'history: every handoff of the run, Enter shows one whole',
   help: 'this help',
   quit: 'quit (asks first while it would end an agent: q again or y)',
 } as const;
@@ -30,6 +31,7 @@ export const BINDINGS: Readonly<Record<string, Command>> = {
   e: 'pending',
   s: 'step',
   '[': 'scroll',
+  h: 'history',
   '?': 'help',
   q: 'quit',
 };

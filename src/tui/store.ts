@@ -1,5 +1,6 @@
 import type { AgentState, RelayState, Role } from '../protocol/index.js';
 import { Emitter } from '../pty/emitter.js';
+import type { HistoryView } from './history.js';
 import type { LineState } from './line-editor.js';
 
 export type ToastLevel = 'info' | 'warn' | 'error' | 'done';
@@ -11,7 +12,9 @@ export type TuiState = {
   readonly focus: Role;
   readonly zoom: boolean;
   readonly toasts: readonly Toast[];
-  readonly overlay: 'none' | 'help';
+  readonly overlay: 'none' | 'help' | 'history';
+  /** The history panel's view while it is open (`overlay: 'history'`). */
+  readonly history?: HistoryView | null;
   /** The goal prompt, when open. */
   readonly prompt: LineState | null;
   /** Why the last line given to the goal prompt was refused, until the next key. */

@@ -175,6 +175,9 @@ describe('quitting', () => {
       toast: () => {},
       finish: (code) => finished.push(code),
       editPending: async () => {},
+      readHistory: () => {
+        throw new Error('not used');
+      },
     });
     const route = inputRouter({
       store,

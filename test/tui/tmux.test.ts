@@ -78,6 +78,18 @@ describe('the TUI in tmux', () => {
     await until('the planner banner', (s) => s.includes('✻ relevo sim-agent · planner'));
     await keys('Escape');
     await until('the live screen', (s) => !s.includes('✻ relevo sim-agent · planner') && !s.includes('scroll mode'));
+    // The history panel: every handoff of the three rounds, one opened whole, then back to the panes.
+    await keys('C-]', 'h');
+    const listed = await until('the history panel', (s) => s.includes('history — run ') && s.includes('done: Goal met'));
+    expect(listed.match(/(planner → builder|builder → planner) +acked/g)).toHaveLength(6);
+    await keys('Enter');
+    const opened = await until('a handoff whole', (s) => s.includes('Esc back to the list'));
+    expect(opened).toContain('[relevo ronda 1 · de planner]');
+    expect(opened).toContain('Step 1 of 3: Write the failing tests');
+    await keys('Escape');
+    await until('the list again', (s) => s.includes('Enter shows the whole handoff'));
+    await keys('Escape');
+    await until('the panes again', (s) => !s.includes('history — run ') && s.includes('╭─ planner'));
     await keys('C-]', 'q');
     await until('quit asks', (s) => s.includes('Quit relevo-tui? C-] q again quits (or y) and ends the agents'));
     await keys('q');
@@ -226,6 +238,12 @@ describe('the TUI in tmux', () => {
     await until('memory: blocked', (s) => band(s).includes('memory: blocked'));
     const done = await until('done', (s) => / · done · memory: blocked$/.test(band(s)), 60_000);
     expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
+    // The history of a resumed run has its past too: the rounds handed off before the kill.
+    await keys('C-]', 'h');
+    const listed = await until('the history panel', (s) => s.includes('history — run ') && s.includes('done: Goal met'));
+    expect(listed.match(/(planner → builder|builder → planner) +acked/g)).toHaveLength(6);
+    await keys('Escape');
+    await until('the panes again', (s) => !s.includes('history — run '));
     await keys('C-]', 'q', 'y');
     await until('the shell back', (s) => s.includes('exited with 0'));
   }, 90_000);

@@ -179,6 +179,17 @@ function handoffsOf(runDir: string, id: string, warn: (message: string) => void)
   );
 }
 
+/** Everything a run kept: where it stands, its handoffs in order (with their bodies), its `<done>` summary. */
+export type RunRecord = { readonly summary: RunSummary; readonly handoffs: readonly HandoffView[]; readonly done: string | null };
+
+/** One run read back from its journal and checkpoints (`show`, the TUI's history); an unreadable checkpoint is skipped with `warn`. */
+export function readRun(runsDir: string, id: string, warn: (message: string) => void): RunRecord {
+  const { summary, lines } = loadRun(runsDir, id);
+  const handoffs = handoffsOf(join(runsDir, id), id, warn);
+  const done = lines.findLast((l) => l.type === 'done');
+  return { summary, handoffs, done: done?.type === 'done' ? done.summary : null };
+}
+
 function flagsOf(command: 'runs' | 'show', args: readonly string[]) {
   const context = { where: command, hint: `usage: ${command === 'show' ? SHOW_USAGE : RUNS_USAGE}` };
   const { values, positionals } = parseFlags(
@@ -209,10 +220,7 @@ export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEn
     const id = run ?? ids[0];
     if (id === undefined) throw new ConfigError('show', `no runs in ${runsDir}`);
     if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${runsDir} (see relevo-tui runs)`);
-    const { summary, lines } = loadRun(runsDir, id);
-    const handoffs = handoffsOf(join(runsDir, id), id, (message) => io.stderr.write(`relevo-tui: show: ${message}\n`));
-    const done = lines.findLast((l) => l.type === 'done');
-    const summaryText = done?.type === 'done' ? done.summary : null;
+    const { summary, handoffs, done: summaryText } = readRun(runsDir, id, (message) => io.stderr.write(`relevo-tui: show: ${message}\n`));
     const reason = summary.reason !== undefined ? { reason: summary.reason } : {};
     if (json)
       io.stdout.write(`${JSON.stringify({ id, state: summary.state, ...reason, goal: summary.goal, handoffs, done: summaryText })}\n`);

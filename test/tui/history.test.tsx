@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type RunRecord, readRun } from '../../src/app/commands/runs.js';
+import History from '../../src/tui/components/History.js';
+import { type HistoryView, historyKeys, historyView } from '../../src/tui/history.js';
+import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
+
+const DOWN = '\x1b[B';
+let record: RunRecord;
+
+beforeAll(async () => {
+  // A real three-round run of the demo agents: its checkpoints and journal are what the panel reads.
+  const cwd = tempDir();
+  const r = await relevo(['--headless', '--demo'], cwd);
+  expect(r.exitCode, r.stderr).toBe(0);
+  const { runId } = onlyRunJournal(join(cwd, '.relevo'));
+  record = readRun(join(cwd, '.relevo', 'runs'), runId, (m) => {
+    throw new Error(m);
+  });
+}, 60_000);
+
+describe('the history panel', () => {
+  it('lists every handoff of the run in order — round, from → to, status, time, first line — with the goal and the done summary', () => {
+    const view = historyView(record, 'done');
+    expect(view.entries.map((e) => `${e.round} ${e.from}→${e.to} ${e.status}`)).toEqual([
+      '1 planner→builder acked',
+      '1 builder→planner acked',
+      '2 planner→builder acked',
+      '2 builder→planner acked',
+      '3 planner→builder acked',
+      '3 builder→planner acked',
+    ]);
+    expect(view.entries[0]!.lines[0]).toBe('[relevo ronda 1 · de planner]');
+    expect(view.entries[0]!.time).toMatch(/^\d\d:\d\d:\d\d$/);
+    const frame = render(<History view={view} width={120} height={20} />).lastFrame()!;
+    expect(frame).toContain(`history — run ${view.run} · done`);
+    expect(frame).toContain('goal Add pagination to /users with tests');
+    expect(frame).toMatch(/▸ {2}1 {2}planner → builder +acked +\d\d:\d\d:\d\d {2}Step 1 of 3/);
+    expect(frame).toContain('done: Goal met: Add pagination to /users with tests in 3 rounds.');
+    expect(frame.split('\n')).toHaveLength(20);
+  });
+
+  it('moves with the arrows, opens the selected handoff whole with Enter, scrolls it, and Esc goes back, then closes', () => {
+    const rows = 4;
+    let view: HistoryView | null = historyKeys(historyView(record, 'done'), `${DOWN}${DOWN}`, rows);
+    expect(view?.selected).toBe(2);
+    view = historyKeys(view!, '\r', rows)!;
+    expect(view.open).toBe(2);
+    const body = record.handoffs[2]!.body.replace(/\n$/, '').split('\n');
+    const frame = render(<History view={view} width={120} height={rows + 7} />).lastFrame()!;
+    expect(frame).toContain('[relevo ronda 2 · de planner]');
+    expect(frame).toContain(body[0]!);
+    expect(frame).toContain(`of ${body.length + 1}`);
+    view = historyKeys(view, '\x1b[6~', rows)!;
+    expect(view.scroll).toBe(rows);
+    expect(render(<History view={view} width={120} height={rows + 7} />).lastFrame()).toContain(body[rows - 1]!);
+    view = historyKeys(view, 'G', rows)!;
+    expect(view.scroll).toBe(body.length + 1 - rows);
+    view = historyKeys(view, '\x1b', rows)!;
+    expect(view.open).toBeNull();
+    expect(view.selected).toBe(2);
+    expect(historyKeys(view, '\x1b', rows)).toBeNull();
+  });
+
+  it('keeps the selection in view in a short panel, and says so when there is no handoff yet', () => {
+    let view = historyView(record, 'done');
+    view = historyKeys(view, DOWN.repeat(5), 2)!;
+    expect(view).toMatchObject({ selected: 5, scroll: 4 });
+    view = historyKeys(view, 'g', 2)!;
+    expect(view).toMatchObject({ selected: 0, scroll: 0 });
+    const empty = historyView({ ...record, handoffs: [], done: null }, 'running');
+    expect(historyKeys(empty, '\r', 3)).toMatchObject({ open: null });
+    const frame = render(<History view={empty} width={80} height={12} />).lastFrame()!;
+    expect(frame).toContain('no handoff yet');
+    expect(frame).toContain('not done yet');
+  });
+
+  it('marks a handoff edited before it was sent as replaced by the checkpoint that took its place', () => {
+    const [first, ...rest] = record.handoffs;
+    const edited = { ...first!, status: 'pending' as const };
+    const replacement = { ...first!, seq: 99, supersedes: first!.seq };
+    const view = historyView({ ...record, handoffs: [edited, replacement, ...rest] }, 'done');
+    expect(view.entries[0]).toMatchObject({ status: 'edited', replacedBy: 'planner #99' });
+    expect(render(<History view={view} width={120} height={20} />).lastFrame()).toContain('edited → planner #99');
+  });
+});
