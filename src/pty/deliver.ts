@@ -29,6 +29,8 @@ export type DeliveryResult = { readonly ok: true; readonly attempts: number } | 
 const POLL_MS = 50;
 /** How long delivery waits for a paste to appear in the input box before pressing Enter anyway. */
 const PASTE_SHOWN_MS = 3000;
+/** How long delivery waits for bracketed pastes to be turned on (`deliver.wait_paste_mode`) before typing anyway. */
+const PASTE_MODE_MS = 10_000;
 
 /** Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation and every 50 ms. */
 export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number): Promise<true | string> {
@@ -106,6 +108,7 @@ export async function deliver(
   const pane = agent.pane;
   const ready = await waitReady(agent, readyTimeoutMs);
   if (ready !== true) return { ok: false, detail: `agent not ready: ${ready}` };
+  if (how.wait_paste_mode) await waitFor(agent, () => pane.screen.bracketedPaste, PASTE_MODE_MS);
 
   const safe = sanitizeForTyping(text);
   agent.beginTurn(safe);

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/relevo-toml.js';
 import { readCliVersion } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { claudeProjectDir } from '../replies/transcript.js';
+import { geminiChatsDir } from '../replies/transcript-gemini.js';
 import { agentSpec } from '../run/agent-specs.js';
 import { backendFor } from '../run/backends.js';
 
@@ -28,6 +29,8 @@ function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string
       return claudeProjectDir(env, cwd);
     case 'codex-rollout':
       return join(env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex'), 'sessions');
+    case 'gemini-chats':
+      return geminiChatsDir(env, cwd);
   }
 }
 

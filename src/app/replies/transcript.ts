@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
+import { geminiChatsDir, geminiFinalText, geminiProjectHashes, geminiSessionHash } from './transcript-gemini.js';
 
 export type TranscriptQuery = {
   readonly env: NodeJS.ProcessEnv;
@@ -149,6 +150,16 @@ export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQue
       return firstFinal(files, (lines) => {
         const cwd = codexSessionCwd(lines);
         return cwd === null || sameDir(cwd, q.cwd) ? codexFinalText(lines) : null;
+      });
+    }
+    case 'gemini-chats': {
+      const dir = geminiChatsDir(q.env, q.cwd);
+      const files = q.path ? [q.path] : await recent(await listJsonl(dir, dir.endsWith('chats') ? 0 : 2), q.since);
+      // Without projects.json every project's chats are searched: a session of another directory is not this agent's.
+      const hashes = geminiProjectHashes(q.cwd);
+      return firstFinal(files, (lines) => {
+        const hash = geminiSessionHash(lines);
+        return hash === null || hashes.has(hash) ? geminiFinalText(lines) : null;
       });
     }
   }
