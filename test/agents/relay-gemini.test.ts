@@ -4,6 +4,7 @@
  * releases of those), through two rounds to <done>; what each model received, byte for byte; and a
  * Gemini CLI permission prompt read as blocked.
  */
+import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { type JournalLine, rolePrompt } from '../../src/protocol/index.js';
@@ -11,7 +12,7 @@ import { parseJournal, relevo } from '../helpers/cli.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../helpers/fake-models/gemini.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
-import { reapLeftovers } from './drive.js';
+import { reapLeftovers, recorded, recorderScript } from './drive.js';
 import { createGeminiHome, GEMINI_BIN, geminiEnv } from './home-gemini.js';
 import { cliVersion, codexNoDaemon, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
 
@@ -119,7 +120,10 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
     const builder = await undo.serve<FakeGemini>(startFakeGemini({ replies: builderScript }));
     const cwd = makeTempDir('relevo-relay-cwd-');
     const claude = createClaudeHome({ serverUrl: planner.url, cwd });
-    const gemini = createGeminiHome({ serverUrl: builder.url, cwd, home: claude.home });
+    // The person's own AfterAgent hook, in their own settings: relevo leaves them as they are.
+    const hooks = join(claude.home, 'user-hooks');
+    const userHook = { hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: recorderScript(hooks, 'after-agent', 'stdin') }] }] } };
+    const gemini = createGeminiHome({ serverUrl: builder.url, cwd, home: claude.home, settings: userHook });
     undo.push(() => claude.cleanup(), undo.leftovers(claude.home));
     const result = await relevo(
       ['--headless', '--goal', GOAL, '--lang', 'en', '--planner', quote([claude.bin]), '--builder', quote([gemini.bin])],
@@ -141,6 +145,9 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
     // The classifier's side requests are answered apart: every scripted reply went to one turn.
     expect(builder.pending).toBe(0);
     expect(builder.sideRequests().length).toBeGreaterThan(0);
+    // The person's hook fired for both turns, and was told exactly what relevo typed.
+    const prompts = recorded(hooks, 'after-agent').map((p) => (p as { hook_event_name: string; prompt: string }).prompt);
+    expect(prompts.sort()).toEqual(builder.userTexts().sort());
   });
 
   it.concurrent('a shell command Gemini CLI asks to approve is read as blocked, and the run pauses with agent_blocked', async ({
