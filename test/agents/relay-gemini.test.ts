@@ -4,6 +4,7 @@
  * releases of those), through two rounds to <done>; what each model received, byte for byte; and a
  * Gemini CLI permission prompt read as blocked.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,12 @@ function cleanups(onTestFinished: Finished) {
   });
   return {
     push: (...more: (() => unknown)[]) => steps.push(...more),
+    /** A fresh directory, removed at the end. */
+    dir: (prefix: string) => {
+      const dir = makeTempDir(prefix);
+      steps.push(() => rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    },
     /** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */
     leftovers: (home: string) => async () => expect(await reapLeftovers(home)).toEqual([]),
     serve: async <T extends { close(): Promise<void> }>(server: Promise<T>): Promise<T> => {
@@ -118,7 +125,7 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
     const undo = cleanups(onTestFinished);
     const planner = await undo.serve<FakeAnthropic>(startFakeAnthropic({ replies: plannerScript }));
     const builder = await undo.serve<FakeGemini>(startFakeGemini({ replies: builderScript }));
-    const cwd = makeTempDir('relevo-relay-cwd-');
+    const cwd = undo.dir('relevo-relay-cwd-');
     const claude = createClaudeHome({ serverUrl: planner.url, cwd });
     // The person's own AfterAgent hook, in their own settings: relevo leaves them as they are.
     const hooks = join(claude.home, 'user-hooks');
@@ -160,7 +167,7 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
         replies: [{ toolUse: { name: 'run_shell_command', input: { command: 'rm -rf build', description: 'Remove the build folder' } } }],
       }),
     );
-    const cwd = makeTempDir('relevo-relay-cwd-');
+    const cwd = undo.dir('relevo-relay-cwd-');
     const claude = createClaudeHome({ serverUrl: planner.url, cwd });
     createGeminiHome({ serverUrl: builder.url, cwd, home: claude.home });
     undo.push(() => claude.cleanup(), undo.leftovers(claude.home));
@@ -194,7 +201,7 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
     const undo = cleanups(onTestFinished);
     const planner = await undo.serve<FakeGemini>(startFakeGemini({ replies: plannerScript }));
     const builder = await undo.serve<FakeOpenAI>(startFakeOpenAI({ replies: builderScript }));
-    const cwd = makeTempDir('relevo-relay-cwd-');
+    const cwd = undo.dir('relevo-relay-cwd-');
     const gemini = createGeminiHome({ serverUrl: planner.url, cwd });
     const codex = createCodexHome({ serverUrl: builder.url, cwd });
     undo.push(

@@ -1,6 +1,6 @@
 /** Gemini CLI's session transcripts: the final reply of a turn, and which project's chats hold it. */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTranscriptReply } from '../../src/app/replies/transcript.js';
@@ -71,8 +71,11 @@ describe('Gemini CLI transcripts', () => {
     expect(geminiFinalText([...lines, { $set: { messages: [user('u9', 'resumed')] } }])).toBeNull();
   });
 
-  it('reads the project its projects.json names, and leaves out another directory’s session when it has to search them all', async () => {
+  it('reads the project its projects.json names, and leaves out another directory’s session when it has to search them all', async ({
+    onTestFinished,
+  }) => {
     const home = tempDir('relevo-gemini-transcripts-');
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
     const cwd = '/work/project';
     const since = Date.now() - 1000;
     const write = (id: string, name: string, lines: unknown[]) => {
