@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { extract, reconstructReply } from '../../src/protocol/index.js';
+import { detect } from '../../src/pty/detect.js';
 
 const lines = (file: string) =>
   readFileSync(new URL(`../fixtures/screens/gemini/0.61.0/${file}`, import.meta.url), 'utf8')
@@ -32,5 +33,20 @@ describe('Gemini CLI 0.61.0 screens', () => {
     expect(input('idle--start.txt')).toBe('');
     expect(input('idle--text-typed.txt')).toBe('clean the build');
     expect(input('idle--pasted-collapsed.txt')).toMatch(/^\[Pasted Text: \d+ lines\]$/);
+  });
+
+  it('a reply cut short by Esc ("ℹ Request cancelled.") is marked interrupted: its partial handoff is never relayed', () => {
+    const reply = reconstructReply(rows('idle--interrupted.txt'), profile.layout);
+    expect(reply.interrupted).toBe(true);
+    expect(reconstructReply(rows('idle--after-reply.txt'), profile.layout).interrupted).toBe(false);
+  });
+
+  it.each([
+    ['idle--after-reply.txt', 'idle', 'input-box'],
+    ['busy--thinking.txt', 'busy', 'esc-to-cancel'],
+    ['blocked--shell-permission.txt', 'blocked', 'permission-prompt'],
+    ['blocked--ask-user.txt', 'blocked', 'dialog'],
+  ])('%s without a window title (ui.hideWindowTitle): %s, by %s', (file, state, rule) => {
+    expect(detect(profile.rules, { viewport: lines(file), title: '', osc: new Map() })).toMatchObject({ state, rule });
   });
 });
