@@ -29,6 +29,10 @@ export type DeliveryResult = { readonly ok: true; readonly attempts: number } | 
 const POLL_MS = 50;
 /** How long delivery waits for a paste to appear in the input box before pressing Enter anyway. */
 const PASTE_SHOWN_MS = 3000;
+/** How long delivery waits for bracketed pastes to be turned on (`deliver.wait_paste_mode`) before typing anyway. */
+const PASTE_MODE_MS = 10_000;
+/** Panes whose screen never showed the mode in time: a mirrored one (tmux, Herdr) cannot see it, and is waited on once only. */
+const pasteModeUnseen = new WeakSet<Pane>();
 
 /** Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation and every 50 ms. */
 export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number): Promise<true | string> {
@@ -106,6 +110,9 @@ export async function deliver(
   const pane = agent.pane;
   const ready = await waitReady(agent, readyTimeoutMs);
   if (ready !== true) return { ok: false, detail: `agent not ready: ${ready}` };
+  if (how.wait_paste_mode && !pasteModeUnseen.has(pane)) {
+    if ((await waitFor(agent, () => pane.screen.bracketedPaste, PASTE_MODE_MS)) !== true) pasteModeUnseen.add(pane);
+  }
 
   const safe = sanitizeForTyping(text);
   agent.beginTurn(safe);

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/relevo-toml.js';
 import { readCliVersion } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { claudeProjectDir } from '../replies/transcript.js';
+import { geminiChatsDir } from '../replies/transcript-gemini.js';
 import { qwenChatsDir } from '../replies/transcript-qwen.js';
 import { agentSpec } from '../run/agent-specs.js';
 import { backendFor } from '../run/backends.js';
@@ -32,6 +33,8 @@ function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string
       return join(env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex'), 'sessions');
     case 'qwen-projects':
       return qwenChatsDir(env, cwd);
+    case 'gemini-chats':
+      return geminiChatsDir(env, cwd);
   }
 }
 

@@ -12,8 +12,11 @@ import { compileProfile } from '../../pty/profile.js';
 import type { AgentSpec } from './launch.js';
 import { unwrapEnv } from './profiles.js';
 
-/** How long an agent CLI may take to print its version. */
-const VERSION_TIMEOUT_MS = 10_000;
+/**
+ * How long an agent CLI may take to print its version. Gemini CLI 0.61 loads its whole bundle twice
+ * (it relaunches itself) even for `--version`: 4 s on an idle machine, over 10 s on a loaded one.
+ */
+const VERSION_TIMEOUT_MS = 30_000;
 
 /**
  * The command that prints the agent's version: its program alone with the profile's version

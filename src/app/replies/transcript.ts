@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
+import { geminiChatsDir, geminiFinalText, geminiProjectHashes, geminiSessionHash } from './transcript-gemini.js';
 import { qwenChatsDir, qwenFinalText } from './transcript-qwen.js';
 
 export type TranscriptQuery = {
@@ -155,6 +156,16 @@ export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQue
     case 'qwen-projects': {
       const files = q.path ? [q.path] : await recent(await listJsonl(qwenChatsDir(q.env, q.cwd), 0), q.since);
       return firstFinal(files, qwenFinalText);
+    }
+    case 'gemini-chats': {
+      const dir = geminiChatsDir(q.env, q.cwd);
+      const files = q.path ? [q.path] : await recent(await listJsonl(dir, dir.endsWith('chats') ? 0 : 2), q.since);
+      // Without projects.json every project's chats are searched: a session of another directory is not this agent's.
+      const hashes = geminiProjectHashes(q.cwd);
+      return firstFinal(files, (lines) => {
+        const hash = geminiSessionHash(lines);
+        return hash === null || hashes.has(hash) ? geminiFinalText(lines) : null;
+      });
     }
   }
 }

@@ -45,7 +45,7 @@ export const matcherSchema: z.ZodType<Matcher> = z.lazy(() =>
 export const HOOK_KINDS = ['claude-stop', 'codex-notify', 'qwen-stop'] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
 /** Transcript layouts relevo can read a turn's final reply from. */
-export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-projects'] as const;
+export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-projects', 'gemini-chats'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 /** A release number as agent CLIs print it: `2.1.197`, `0.171.0`. */
@@ -156,6 +156,11 @@ export const profileSchema = z
       submit: z.string().min(1).max(8).default('\r'),
       confirm_ms: z.number().int().min(50).max(30_000),
       retries: z.number().int().min(0).max(10),
+      /**
+       * Wait (a bounded while) for the CLI to turn bracketed pastes on before typing: one that draws its
+       * input box before it takes pastes (Gemini CLI) would read the text as keys, its shortcuts included.
+       */
+      wait_paste_mode: z.boolean().default(false),
       paste: typingFields.paste.default('whole'),
       line_key: typingFields.line_key.default('\n'),
       paste_max: typingFields.paste_max.default(800),
