@@ -50,7 +50,7 @@ export function cliVersion(bin: string): string {
 }
 
 /** What every CLI run gets, whatever the agent. */
-function baseEnv(): Record<string, string> {
+export function baseEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
 }
 
