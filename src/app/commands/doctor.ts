@@ -20,6 +20,7 @@ export type AgentReport = { readonly role: Role; readonly lines: readonly string
 const HOOKS: Record<HookKind, string> = {
   'claude-stop': 'Stop hook (an extra --settings layer)',
   'codex-notify': 'notify program (-c notify=…)',
+  'opencode-plugin': 'plugin on session.status idle (added through OPENCODE_CONFIG_CONTENT)',
 };
 
 function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string): string {
