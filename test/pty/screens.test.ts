@@ -85,6 +85,16 @@ describe('captured screens of the real CLIs', () => {
     expect(extract(reply.text).handoff).toMatch(/^# Step 1\nA long line: [\s\S]*\n {4}indented code\n\n- item$/);
   });
 
+  it('opencode: a turn stopped with Esc is interrupted (its partial reply never relayed)', () => {
+    const f = capture('opencode', '1.18.33', 'idle--interrupted.txt');
+    const reply = reconstructReply(rows(f.lines), loadProfile('opencode', 'test').layout);
+    expect(reply.interrupted).toBe(true);
+    expect(
+      reconstructReply(rows(capture('opencode', '1.18.33', 'idle--after-reply.txt').lines), loadProfile('opencode', 'test').layout)
+        .interrupted,
+    ).toBe(false);
+  });
+
   it('codex: OSC 7501 outranks the title spinner', () => {
     const codex = loadProfile('codex', 'test');
     const screen = { viewport: ['› Ask Codex to do anything'], title: '⠋ Fake title | proj' };
