@@ -1,7 +1,8 @@
 // Captured screens of the real CLIs, one folder per agent and release, replayed through the shipped
 // profiles: Claude Code 2.1.197, 2.1.332 (as relevo launches it: the classic renderer) and 2.1.332's
 // fullscreen renderer (what an agent attached in a tmux pane may show); Codex 0.156 and 0.171 (--no-alt-screen); Qwen
-// Code 0.24.4 (test/fixtures/capture/qwen.capture.ts). The
+// Code 0.24.4 (test/fixtures/capture/qwen.capture.ts); OpenCode 1.18.33 (its permission and question prompts from
+// test/fixtures/capture/blocked-opencode.capture.ts). The
 // permission prompts named `blocked--{bash,write}-permission` and `blocked--command-approval` come from
 // test/fixtures/capture/blocked.capture.ts, which re-captures them from the real CLIs offline. The file name
 // says the state the profile must see: `<state>--<what>.txt`; the header's `rule:` line names the profile rule that must
@@ -92,6 +93,24 @@ describe('captured screens of the real CLIs', () => {
     expect(reply.text).not.toContain('Worked for');
     expect(reply.text.startsWith('Entendido.')).toBe(true);
     expect(extract(reply.text).handoff).toBe('step 1: do X\nstep 2: run tests');
+  });
+
+  it('opencode: the reply after the last ┃ box, the input box, its footer and the "▣ Build · Model" line cut (markdown stays rendered)', () => {
+    const f = capture('opencode', '1.18.33', 'idle--after-reply.txt');
+    const reply = reconstructReply(rows(f.lines), loadProfile('opencode', 'test').layout);
+    expect(reply.text.split('\n')[0]).toBe('Hello from the fake.');
+    expect(reply.text).not.toMatch(/Build · Fake Model|ctrl\+p commands|┃/);
+    expect(extract(reply.text).handoff).toMatch(/^# Step 1\nA long line: [\s\S]*\n {4}indented code\n\n- item$/);
+  });
+
+  it('opencode: a turn stopped with Esc is interrupted (its partial reply never relayed)', () => {
+    const f = capture('opencode', '1.18.33', 'idle--interrupted.txt');
+    const reply = reconstructReply(rows(f.lines), loadProfile('opencode', 'test').layout);
+    expect(reply.interrupted).toBe(true);
+    expect(
+      reconstructReply(rows(capture('opencode', '1.18.33', 'idle--after-reply.txt').lines), loadProfile('opencode', 'test').layout)
+        .interrupted,
+    ).toBe(false);
   });
 
   it('codex: OSC 7501 outranks the title spinner', () => {

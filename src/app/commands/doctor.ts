@@ -23,6 +23,7 @@ const HOOKS: Record<HookKind, string> = {
   'claude-stop': 'Stop hook (an extra --settings layer)',
   'codex-notify': 'notify program (-c notify=…)',
   'qwen-stop': 'Stop hook (a system-defaults settings layer, QWEN_CODE_SYSTEM_DEFAULTS_PATH)',
+  'opencode-plugin': 'plugin on session.status idle (added through OPENCODE_CONFIG_CONTENT)',
 };
 
 function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string): string {

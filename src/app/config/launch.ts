@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { quote } from 'shell-quote';
 import { type CliVersion, type HookKind, type Lang, type Role, rolePrompt } from '../../protocol/index.js';
 import type { Profile } from '../../pty/profile.js';
 import type { HookChannel } from '../replies/hook-channel.js';
+import { opencodeConfigContent, opencodePluginSource } from './opencode-plugin.js';
 import { BIN } from './paths.js';
 
 export type AgentSpec = {
@@ -27,9 +29,10 @@ type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Re
 /**
  * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
  * hook (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
- * system-defaults settings layer with a `Stop` hook, named in the environment.
+ * system-defaults settings layer with a `Stop` hook, named in the environment. OpenCode: a
+ * plugin module, added by an OPENCODE_CONFIG_CONTENT layer merged over the user's config.
  */
-function hookInstall(role: Role, kind: HookKind, channel: HookChannel): HookInstall {
+function hookInstall(role: Role, kind: HookKind, channel: HookChannel, launchEnv: Readonly<Record<string, string>>): HookInstall {
   switch (kind) {
     case 'claude-stop': {
       const settings = join(channel.dir, `${role}.claude-settings.json`);
@@ -49,18 +52,26 @@ function hookInstall(role: Role, kind: HookKind, channel: HookChannel): HookInst
       writeFileSync(settings, JSON.stringify(layer, null, 2), { mode: 0o600 });
       return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settings } };
     }
+    case 'opencode-plugin': {
+      const plugin = join(channel.dir, `${role}.opencode-plugin.mjs`);
+      writeFileSync(plugin, opencodePluginSource(hookCommand(kind)), { mode: 0o600 });
+      const layers = [process.env.OPENCODE_CONFIG_CONTENT, launchEnv.OPENCODE_CONFIG_CONTENT];
+      const content = opencodeConfigContent(pathToFileURL(plugin).href, layers);
+      return { args: [], env: { OPENCODE_CONFIG_CONTENT: content } };
+    }
   }
 }
 
-/** The argv and extra environment an agent is launched with: its command, the profile's args, the role prompt flag, the hook. */
+/** The argv and extra environment an agent is launched with: its command, the profile's args, the role prompt flag or variable, the hook. */
 export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: HookChannel | null): Launch {
   const { launch, hook } = spec.profile.data;
   const prompt = rolePrompt(role, lang);
   const promptArgs = (launch.role_prompt_args ?? []).map((a) =>
     a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt),
   );
-  const installed = hook && channel ? hookInstall(role, hook.kind, channel) : null;
+  const installed = hook && channel ? hookInstall(role, hook.kind, channel, launch.env) : null;
+  const promptEnv = Object.fromEntries(Object.entries(launch.role_prompt_env ?? {}).map(([k, v]) => [k, v.replaceAll('{prompt}', prompt)]));
   const argv = [...spec.argv, ...launch.args, ...promptArgs, ...(installed?.args ?? [])];
   const hookEnv = installed && channel ? { ...channel.env(role), ...installed.env } : {};
-  return { argv, env: { ...launch.env, ...hookEnv, RELEVO_ROLE: role } };
+  return { argv, env: { ...launch.env, ...promptEnv, ...hookEnv, RELEVO_ROLE: role } };
 }

@@ -36,7 +36,10 @@ type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'deliv
 
 /** The machine's settings for a run; the role prompt goes inline to an agent launched without a flag for it. */
 export function relayConfig(o: ConfigInputs): RelayConfig {
-  const inline = (role: Role) => o.panes?.attached === true || o.agents[role].profile.data.launch.role_prompt_args === undefined;
+  const inline = (role: Role) => {
+    const { launch } = o.agents[role].profile.data;
+    return o.panes?.attached === true || (launch.role_prompt_args === undefined && launch.role_prompt_env === undefined);
+  };
   return {
     maxRounds: o.maxRounds,
     lang: o.lang,

@@ -31,6 +31,14 @@ const codexNotify = z.looseObject({
   'input-messages': z.array(z.string()).optional(),
 });
 
+/** What relevo's OpenCode plugin reports when a session goes idle (see app/config/opencode-plugin.ts). */
+const opencodePlugin = z.looseObject({
+  type: z.string(),
+  session_id: z.string().optional(),
+  last_assistant_message: z.string().nullish(),
+  input: z.array(z.string()).optional(),
+});
+
 export type HookReport = {
   /** The turn's final reply text, when the hook carried it. */
   readonly text: string | null;
@@ -64,6 +72,16 @@ export function readHookPayload(kind: HookKind, payload: unknown): HookReport | 
         transcriptPath: null,
         input: p.data['input-messages'] ?? null,
         thread: p.data['thread-id'] ?? null,
+      };
+    }
+    case 'opencode-plugin': {
+      const p = opencodePlugin.safeParse(payload);
+      if (!p.success || p.data.type !== 'turn-end') return null;
+      return {
+        text: p.data.last_assistant_message ?? null,
+        transcriptPath: null,
+        input: p.data.input ?? null,
+        thread: p.data.session_id ?? null,
       };
     }
   }

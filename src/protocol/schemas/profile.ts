@@ -41,8 +41,12 @@ export const matcherSchema: z.ZodType<Matcher> = z.lazy(() =>
     .refine((m) => Object.values(m).some((v) => v !== undefined), { message: 'a matcher needs contains, regex, all, any or not' }),
 );
 
-/** End-of-turn hooks relevo knows how to install: Claude Code's `Stop` hook (settings file), Codex's `notify` program. */
-export const HOOK_KINDS = ['claude-stop', 'codex-notify', 'qwen-stop'] as const;
+/**
+ * End-of-turn hooks relevo knows how to install: Claude Code's `Stop` hook (settings file), Codex's
+ * `notify` program, Qwen Code's `Stop` hook (a system-defaults settings layer), OpenCode's plugin (a
+ * module on `session.status` idle, added through OPENCODE_CONFIG_CONTENT).
+ */
+export const HOOK_KINDS = ['claude-stop', 'codex-notify', 'qwen-stop', 'opencode-plugin'] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
 /** Transcript layouts relevo can read a turn's final reply from. */
 export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-projects', 'gemini-chats'] as const;
@@ -131,6 +135,15 @@ export const profileSchema = z
           .refine((a) => a.some((x) => x.includes('{prompt}') || x.includes('{prompt_toml}')), {
             message: 'needs {prompt} or {prompt_toml}',
           })
+          .optional(),
+        /**
+         * Environment that hands the agent its role prompt, `{prompt}` in the values, for a CLI that
+         * takes it from the environment (OpenCode: read by relevo's plugin); absent with
+         * `role_prompt_args` too → the role prompt opens the agent's first message.
+         */
+        role_prompt_env: z
+          .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(200))
+          .refine((e) => Object.values(e).some((v) => v.includes('{prompt}')), { message: 'needs {prompt}' })
           .optional(),
         args: z.array(z.string()).default([]),
         env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
