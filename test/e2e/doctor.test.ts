@@ -6,6 +6,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
+import { GEMINI_BIN } from '../agents/home-gemini.js';
+import { OPENCODE_BIN } from '../agents/home-opencode.js';
+import { QWEN_BIN } from '../agents/home-qwen.js';
 import { claudeBin, cliVersion, codexBin } from '../agents/homes.js';
 import { relevo, tempDir } from '../helpers/cli.js';
 import { editedProfile, withoutSections } from '../helpers/profiles.js';
@@ -48,6 +51,22 @@ describe('relevo-tui doctor', () => {
     expect(r.stdout).toContain(`planner  ${CLAUDE}`);
     expect(r.stdout).toContain(`builder  ${CODEX}`);
   });
+
+  it('knows Gemini CLI, Qwen Code and OpenCode: their profiles, tested releases and reply sources; all fine, exit 0', async () => {
+    const r = await doctor(['--planner', quote([GEMINI_BIN]), '--builder', quote([QWEN_BIN])]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('  version   0.61.0, inside the tested range 0.61.0');
+    expect(r.stdout).toContain('  profile   gemini · typing: one bracketed paste');
+    expect(r.stdout).toContain('  replies   hook: none (the CLI has none relevo can install): replies come from its transcript');
+    expect(r.stdout).toContain('  version   0.24.4, inside the tested range 0.24.4');
+    expect(r.stdout).toContain('  replies   hook: Stop hook (a system-defaults settings layer, QWEN_CODE_SYSTEM_DEFAULTS_PATH)');
+    expect(r.stdout.trimEnd().endsWith('all fine')).toBe(true);
+    const o = await doctor(['--planner', quote([OPENCODE_BIN]), '--builder', quote([CODEX])]);
+    expect(o.exitCode).toBe(0);
+    expect(o.stdout).toContain('  version   1.18.33, inside the tested range 1.18.33');
+    expect(o.stdout).toContain('  replies   hook: plugin on session.status idle (added through OPENCODE_CONFIG_CONTENT)');
+  }, 90_000);
 
   it('one line per problem, exit 1: a missing binary, a version outside the tested range, no end-of-turn hook', async () => {
     const dir = tempDir();

@@ -82,7 +82,9 @@ export async function checkAgent(
   const hook = data.hook === undefined ? null : attached ? null : HOOKS[data.hook.kind];
   const hookLine =
     data.hook === undefined
-      ? 'none in this profile'
+      ? data.transcript?.primary === true
+        ? 'none (the CLI has none relevo can install): replies come from its transcript'
+        : 'none in this profile'
       : hook === null
         ? 'not installed: relevo did not start this agent (attached pane)'
         : `${hook}`;
@@ -92,7 +94,7 @@ export async function checkAgent(
     transcriptLine = `${home(env, dir)}${existsSync(dir) ? '' : ' (not written yet: it appears once the agent has run here)'}`;
   }
   const screenLine = data.reply.hard_wrap ? 'always, lossy: the CLI hard-wraps long lines' : 'always';
-  if (hook === null && data.reply.hard_wrap) {
+  if (hook === null && data.reply.hard_wrap && data.transcript?.primary !== true) {
     const fallback = data.transcript === undefined ? 'the screen, where long lines come back split' : 'its transcript, else the screen';
     problems.push(`${role}: no end-of-turn hook (${hookLine}): replies come from ${fallback}`);
   }

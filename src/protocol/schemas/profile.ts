@@ -232,6 +232,11 @@ export const profileSchema = z
         kind: z.enum(TRANSCRIPT_KINDS),
         /** The agent writes its transcript a moment after its screen settles: how long to keep looking. */
         wait_ms: z.number().int().min(0).max(60_000).default(3000),
+        /**
+         * The CLI has no end-of-turn hook relevo can install: its transcript is where exact replies
+         * come from (doctor then reports no missing hook).
+         */
+        primary: z.boolean().default(false),
       })
       .optional(),
   })
