@@ -11,27 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { type JournalLine, rolePrompt } from '../../src/protocol/index.js';
 import { parseJournal, relevo } from '../helpers/cli.js';
 import { type FakeAnthropic, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { type FakeGemini, type ScriptedReply, startFakeGemini } from '../helpers/fake-models/gemini.js';
+import { type FakeGemini, startFakeGemini } from '../helpers/fake-models/gemini.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
 import { reapLeftovers, recorded, recorderScript } from './drive.js';
 import { createGeminiHome, GEMINI_BIN, geminiEnv } from './home-gemini.js';
 import { cliVersion, codexNoDaemon, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
+import { done, GOAL, handoff, of, REPORT_1, STEP_1, STEP_2, SUMMARY } from './script.js';
 
-const GOAL = 'Add pagination to /users with tests';
-const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\n  - cover the empty page\nVerify: npm test';
-const STEP_2 = [
-  '## Step 2: implement `page` and `limit`',
-  '',
-  `**Context:** ${'the handler in `src/users.ts` returns every row at once, which is slow for large tables; '.repeat(3).trim()}`,
-  '- `limit` defaults to **20**, capped at 100',
-  '    - four spaces in: keep the public API unchanged',
-  '1. make the failing tests pass',
-  '```ts',
-  "const page = Number(req.query.page ?? '1');",
-  '```',
-  'Verify: npm test',
-].join('\n');
-const REPORT_1 = 'Round 1 report\nDid: added test/users.test.ts\nTests: 2 failed (expected)\nDoubts: none';
 const REPORT_2 = [
   'Round 2 report',
   `Did: ${'src/users.ts handles page and limit, with the offset computed from both and the limit bounded; '.repeat(2).trim()}`,
@@ -41,14 +27,9 @@ const REPORT_2 = [
   '```',
   'Tests: 14 passed',
 ].join('\n');
-const SUMMARY = 'Pagination shipped in 2 rounds.';
 
-const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
-const done = (summary: string): ScriptedReply => ({ text: `Both steps are done.\n\n<done>\n${summary}\n</done>` });
 const plannerScript = [handoff('I will split this in two steps.', STEP_1), handoff('Good. Next step.', STEP_2), done(SUMMARY)];
 const builderScript = [handoff('Done.', REPORT_1), handoff('Done.', REPORT_2)];
-const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
-  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 type Finished = (fn: () => Promise<void>) => void;
 

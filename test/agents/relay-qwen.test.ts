@@ -16,9 +16,8 @@ import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.
 import { reapLeftovers, recorded, recorderScript } from './drive.js';
 import { createQwenHome, type QwenHome } from './home-qwen.js';
 import { CODEX_BIN, codexNoDaemon, createClaudeHome, createCodexHome, makeTempDir } from './homes.js';
+import { done, GOAL, handoff, of, REPORT_1, STEP_1, SUMMARY } from './script.js';
 
-const GOAL = 'Add pagination to /users with tests';
-const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\n  - cover the empty page\nVerify: npm test';
 // Markdown, a line longer than the pane, four-space indents, more than 10 lines (Qwen Code shows
 // such a paste as "[Pasted Content N chars]" and expands it on submit).
 const STEP_2 = [
@@ -35,16 +34,10 @@ const STEP_2 = [
   '> keep the old response shape',
   'Verify: npm test',
 ].join('\n');
-const REPORT_1 = 'Round 1 report\nDid: added test/users.test.ts\nTests: 2 failed (expected)\nDoubts: none';
 const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\n    - `limit` capped at 100\nTests: 14 passed\nDoubts: none';
-const SUMMARY = 'Pagination shipped in 2 rounds.';
 
-const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
-const done = (summary: string): ScriptedReply => ({ text: `Both steps are done.\n\n<done>\n${summary}\n</done>` });
 const plannerScript = [handoff('I will split this in two steps.', STEP_1), handoff('Good. Next step.', STEP_2), done(SUMMARY)];
 const builderScript = [handoff('Done.', REPORT_1), handoff('Done.', REPORT_2)];
-const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
-  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 let undo: (() => unknown)[] = [];
 /** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */

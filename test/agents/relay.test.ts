@@ -25,24 +25,9 @@ import {
   RELEASES,
   type Release,
 } from './homes.js';
+import { done, GOAL, handoff, of, REPORT_1, STEP_1, STEP_2, SUMMARY } from './script.js';
 
-const GOAL = 'Add pagination to /users with tests';
-const STEP_1 = 'Step 1: write failing tests for GET /users?page=2\n  - cover the empty page\nVerify: npm test';
-const STEP_2 = [
-  '## Step 2: implement `page` and `limit`',
-  '',
-  `**Context:** ${'the handler in `src/users.ts` returns every row at once, which is slow for large tables; '.repeat(3).trim()}`,
-  '- `limit` defaults to **20**, capped at 100',
-  '    - four spaces in: keep the public API unchanged',
-  '1. make the failing tests pass',
-  '```ts',
-  "const page = Number(req.query.page ?? '1');",
-  '```',
-  'Verify: npm test',
-].join('\n');
-const REPORT_1 = 'Round 1 report\nDid: added test/users.test.ts\nTests: 2 failed (expected)\nDoubts: none';
 const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\n  - `limit` capped at 100\nTests: 14 passed\nDoubts: none';
-const SUMMARY = 'Pagination shipped in 2 rounds.';
 
 // The same relay in Spanish: the goal, the steps and the reports.
 const OBJETIVO = 'Añadir paginación a /users con tests';
@@ -59,11 +44,6 @@ const INFORME_1 = 'Informe de la ronda 1\nHecho: añadí test/users.test.ts\nTes
 const INFORME_2 =
   'Informe de la ronda 2\nHecho: src/users.ts acepta page y limit\n  - `limit` con tope 100\nTests: 14 pasan\nDudas: ninguna';
 const RESUMEN = 'Paginación lista en 2 rondas.';
-
-const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
-const done = (summary: string): ScriptedReply => ({ text: `Both steps are done.\n\n<done>\n${summary}\n</done>` });
-const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
-  lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
 
 let undo: (() => unknown)[] = [];
 /** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */
