@@ -139,6 +139,8 @@ describe('tmux backend', () => {
     expect((await tmux('list-panes', '-a', '-F', '#{session_name} #{pane_id} #{pane_current_command}')).stdout).toBe(
       `relevo-${runId} %0 node\nrelevo-${runId} %1 node`,
     );
+    // Each pane has the size of relevo's box for it (--headless: 120×40), input box and all.
+    expect((await tmux('list-panes', '-a', '-F', '#{pane_width}x#{pane_height}')).stdout).toBe('120x40\n120x40');
   });
 
   it('--tmux-launch inside tmux opens a new window of the current session', async () => {

@@ -74,7 +74,7 @@ export async function backendFor(
         attached: false,
         open: (r) =>
           orConfigError('--tmux-launch', async () => {
-            const launch = (q: PaneRequest) => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd });
+            const launch = (q: PaneRequest) => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
             const ids = await launchInTmux(server, inside, name(), launch(r.planner), launch(r.builder));
             return { planner: await mirror(server, ids.planner, r.planner), builder: await mirror(server, ids.builder, r.builder) };
           }),

@@ -240,11 +240,19 @@ export class TmuxSource implements MirrorSource {
   }
 }
 
-export type TmuxLaunch = { readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd: string };
+export type TmuxLaunch = {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** The size of relevo's box for this agent: the pane gets it where tmux lets relevo choose. */
+  readonly cols: number;
+  readonly rows: number;
+};
 
 /**
- * `--tmux-launch`: the planner in a new window of the current session (inside tmux), or of a new
- * detached session `name` (outside), the builder split to its right. Resolves with their pane ids.
+ * `--tmux-launch`: the planner in a new window of the current session (inside tmux, opened in the
+ * background), or of a new detached session `name` sized to relevo's two boxes (outside), the
+ * builder split to its right. Resolves with their pane ids.
  */
 export async function launchInTmux(
   server: TmuxServer,
@@ -254,31 +262,15 @@ export async function launchInTmux(
   builder: TmuxLaunch,
 ): Promise<{ planner: string; builder: string }> {
   const envArgs = (l: TmuxLaunch) => Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const first = inside
-    ? ['new-window', '-P', '-F', '#{pane_id}', '-n', name, '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv]
-    : [
-        'new-session',
-        '-d',
-        '-P',
-        '-F',
-        '#{pane_id}',
-        '-s',
-        name,
-        '-x',
-        '240',
-        '-y',
-        '50',
-        '-c',
-        planner.cwd,
-        ...envArgs(planner),
-        '--',
-        ...planner.argv,
-      ];
+  const size = ['-x', String(planner.cols + 1 + builder.cols), '-y', String(Math.max(planner.rows, builder.rows))];
+  const where = inside ? ['new-window', '-d', '-n', name] : ['new-session', '-d', '-s', name, ...size];
+  const first = [...where, '-P', '-F', '#{pane_id}', '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv];
   const plannerPane = (await tmux(server, first)).trim();
   const builderPane = (
     await tmux(server, [
       'split-window',
       '-h',
+      ...(inside ? ['-d'] : ['-l', String(builder.cols)]),
       '-P',
       '-F',
       '#{pane_id}',
