@@ -63,6 +63,9 @@ const geminiTurns = (lines: JournalLine[], role: 'planner' | 'builder') =>
     .filter((t) => t.role === role)
     .map((t) => [t.source, t.lossy === true]);
 
+/** relevo run inside a CI job: Gemini CLI, which goes headless when CI is "true", must still be an interactive agent. */
+const IN_CI = { CI: 'true', GITHUB_ACTIONS: 'true' };
+
 /** Gemini CLI has no flag that adds to its system prompt: relevo opens its first message with the role prompt. */
 const withRolePrompt = (role: 'planner' | 'builder', text: string) => `${rolePrompt(role, 'en')}\n\n${text}`;
 
@@ -116,7 +119,7 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
     const result = await relevo(
       ['--headless', '--goal', GOAL, '--lang', 'en', '--planner', quote([claude.bin]), '--builder', quote([gemini.bin])],
       cwd,
-      { ...claude.env, ...geminiEnv(builder.url) },
+      { ...claude.env, ...geminiEnv(builder.url), ...IN_CI },
     );
     const lines = parseJournal(result.stdout);
     expectExactRelay({ result, lines }, planner.userTexts(), builder.userTexts(), 'builder');
@@ -167,7 +170,7 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
         quote([GEMINI_BIN]),
       ],
       cwd,
-      { ...claude.env, ...geminiEnv(builder.url) },
+      { ...claude.env, ...geminiEnv(builder.url), ...IN_CI },
     );
     const lines = parseJournal(result.stdout);
     expect(result.exitCode).toBe(3);
@@ -204,7 +207,7 @@ describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
         quote([codex.bin, ...codexNoDaemon(codex.bin)]),
       ],
       cwd,
-      { ...gemini.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
+      { ...gemini.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test', ...IN_CI },
     );
     const lines = parseJournal(result.stdout);
     expectExactRelay({ result, lines }, planner.userTexts(), builder.userTexts(), 'planner');

@@ -66,7 +66,8 @@ export class RelayRunner {
       const spec = options.agents[role];
       const launch = launchFor(role, spec, options.lang, channel);
       const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
+      const unset = new Set(spec.profile.data.launch.unset_env);
+      for (const [k, v] of Object.entries(options.env)) if (v !== undefined && !unset.has(k)) env[k] = v;
       const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId };
       Object.assign(env, extraEnv, { TERM: 'xterm-256color' });
       return {

@@ -147,8 +147,10 @@ export const profileSchema = z
           .optional(),
         args: z.array(z.string()).default([]),
         env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+        /** Variables the agent must not inherit from relevo's environment (Gemini CLI: CI=true makes it headless). */
+        unset_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
       })
-      .default({ args: [], env: {} }),
+      .default({ args: [], env: {}, unset_env: [] }),
     screen: z
       .strictObject({
         /** OSC numbers whose last payload the screen keeps for `osc` rules (0/1/2 are the title already). */
