@@ -26,6 +26,16 @@ export function hookCommand(kind: HookKind): string[] {
 /** What installs relevo's end-of-turn hook in one agent: arguments after its command, and environment. */
 type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
+/** Settings with a `Stop` hook running relevo's hook program, in the shape Claude Code and Qwen Code share. */
+const stopHook = (kind: HookKind) => ({ hooks: { Stop: [{ hooks: [{ type: 'command', command: quote(hookCommand(kind)) }] }] } });
+
+/** Writes a private settings file for one agent in the hook channel's directory; returns its path. */
+function settingsLayer(channel: HookChannel, name: string, settings: unknown): string {
+  const path = join(channel.dir, name);
+  writeFileSync(path, JSON.stringify(settings, null, 2), { mode: 0o600 });
+  return path;
+}
+
 /**
  * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
  * hook (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
@@ -35,9 +45,7 @@ type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Re
 function hookInstall(role: Role, kind: HookKind, channel: HookChannel, launchEnv: Readonly<Record<string, string>>): HookInstall {
   switch (kind) {
     case 'claude-stop': {
-      const settings = join(channel.dir, `${role}.claude-settings.json`);
-      const command = quote(hookCommand(kind));
-      writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } }, null, 2), { mode: 0o600 });
+      const settings = settingsLayer(channel, `${role}.claude-settings.json`, stopHook(kind));
       return { args: ['--settings', settings], env: {} };
     }
     case 'codex-notify':
@@ -46,11 +54,8 @@ function hookInstall(role: Role, kind: HookKind, channel: HookChannel, launchEnv
       // Qwen Code's lowest settings layer (system defaults): every other layer still loads, and
       // `Stop` hooks from all layers run. Follow-up suggestions off by default: one drawn in the
       // input box would read as a person's unsent draft.
-      const settings = join(channel.dir, `${role}.qwen-settings.json`);
-      const command = quote(hookCommand(kind));
-      const layer = { ui: { enableFollowupSuggestions: false }, hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } };
-      writeFileSync(settings, JSON.stringify(layer, null, 2), { mode: 0o600 });
-      return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settings } };
+      const layer = { ui: { enableFollowupSuggestions: false }, ...stopHook(kind) };
+      return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settingsLayer(channel, `${role}.qwen-settings.json`, layer) } };
     }
     case 'opencode-plugin': {
       const plugin = join(channel.dir, `${role}.opencode-plugin.mjs`);
