@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     pool: 'forks',
+    // Two files at a time on CI's two cores: most tests wait on agents and terminals, not the CPU.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 30_000,
   },

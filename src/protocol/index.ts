@@ -1,8 +1,10 @@
 export { type Extracted, extract, lastBlock, normalizeBody } from './blocks.js';
 export { findLookalikes, formatHeader, type Header, isLookalike, parseHeader } from './header.js';
 export { isEcho, type LoggedBlocks, logShowsInterruption, replyFromLog } from './logged.js';
-export { handoffMessage, initialState, preambleFor, step } from './machine.js';
-export { goalMessage, relayFileMessage, relayMessage, resumeNotice, rolePrompt, staleNotice } from './prompts.js';
+export { initialState, step } from './machine.js';
+export { handoffMessage, preambleFor } from './messages.js';
+export { MAX_NOTE_CHARS, noteFor, noteRefusal, noteTarget } from './notes.js';
+export { goalMessage, noteLabel, relayFileMessage, relayMessage, resumeNotice, rolePrompt, staleNotice, withNote } from './prompts.js';
 export {
   DEFAULT_DELIVERY,
   type DeliveryMode,

@@ -1,10 +1,11 @@
 import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
-import { goalMessage, relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice } from './prompts.js';
-import type { Effect, GoalMessage, HandoffMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
+import { handoffMessage, preambleFor } from './messages.js';
+import { onCancelNote, onNote, reissue, takeNote } from './notes.js';
+import { goalMessage } from './prompts.js';
+import type { Effect, GoalMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
 import { peerOf, type Role } from './roles.js';
 import { normalizeReply } from './sanitize.js';
-import { bodySize, checkpointPath } from './schemas/checkpoint.js';
 import type { JournalEntry, PauseReason } from './schemas/journal.js';
 
 const none = { planner: null, builder: null } as const;
@@ -27,44 +28,11 @@ export function initialState(config: RelayConfig): RelayState {
     step: false,
     seqs: { planner: 0, builder: 0 },
     stale: null,
+    notes: none,
   };
 }
 
 const journal = (entry: JournalEntry): Effect => ({ type: 'journal', entry });
-
-/** What goes before a message: the role prompt for an agent without a launch flag for it, and a STALE notice. */
-export function preambleFor(config: RelayConfig, state: RelayState, to: Role): string | null {
-  const parts: string[] = [];
-  if (config.inlineRolePrompt[to] && !state.introduced[to]) parts.push(rolePrompt(to, config.lang));
-  if (state.stale !== null) parts.push(staleNotice(config.lang, state.stale));
-  return parts.length === 0 ? null : parts.join('\n\n');
-}
-
-/** A handoff message from `from`, its checkpoint at `seq`: typed in full or as a file, per the delivery policy. */
-export function handoffMessage(
-  config: RelayConfig,
-  state: RelayState,
-  from: Role,
-  round: number,
-  seq: number,
-  body: string,
-): HandoffMessage {
-  const to = peerOf(from);
-  const { bytes, lines } = bodySize(body);
-  const { mode, maxBytes, maxLines } = config.delivery;
-  // A tab cannot be typed exactly (relevo types it as four spaces: a Tab key completes in most CLIs, and
-  // Claude Code turns a pasted tab into spaces), so `auto` hands such a body over as its file.
-  const via = mode === 'file' || (mode === 'auto' && (bytes > maxBytes || lines > maxLines || body.includes('\t'))) ? 'file' : 'inline';
-  // A planner restarted with its run gets the goal first, for context, in the first handoff it is sent.
-  const context =
-    to === 'planner' && state.restarted.planner && !state.introduced.planner && state.goal !== null
-      ? resumeContext(config.lang, state.goal)
-      : null;
-  const preamble = [context, preambleFor(config, state, to)].filter((p) => p !== null).join('\n\n') || null;
-  const path = `${config.runPath}/${checkpointPath(from, seq)}/HANDOFF.md`;
-  const text = via === 'file' ? relayFileMessage(round, from, path, config.lang, preamble) : relayMessage(round, from, body, preamble);
-  return { kind: 'handoff', to, from, round, body, text, seq, via };
-}
 
 function pause(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
   if (state.phase === 'done') return { state, effects: [] };
@@ -124,15 +92,17 @@ function onTurnEnded(config: RelayConfig, state: RelayState, e: Extract<RelayEve
   }
   const round = e.role === 'planner' ? state.round + 1 : state.round;
   const seq = state.seqs[e.role] + 1;
+  // A note the person queued for the receiver rides with this handoff.
+  const { note, state: taken } = takeNote(state, to);
   // The workspace is anchored anew by this checkpoint: no longer STALE.
   const received: RelayState = {
-    ...state,
+    ...taken,
     turn: null,
     lastReceived: { ...state.lastReceived, [e.role]: handoff },
     seqs: { ...state.seqs, [e.role]: seq },
     stale: null,
   };
-  const message = handoffMessage(config, received, e.role, round, seq, handoff);
+  const message = handoffMessage(config, received, e.role, round, seq, handoff, note);
   // The checkpoint is written before anything else happens to the handoff.
   effects.push({ type: 'checkpoint', message });
   // Paused: held as the pending handoff, sent on resume.
@@ -168,6 +138,7 @@ function onDelivered(state: RelayState, e: Extract<RelayEvent, { type: 'delivere
     ...(m.kind === 'handoff' ? { checkpoint_seq: m.seq } : {}),
     ...(e.transferId !== undefined ? { transfer_id: e.transferId } : {}),
     ...(m.kind === 'handoff' ? { via: m.via } : {}),
+    ...(m.kind === 'handoff' && m.note !== undefined ? { note_chars: m.note.length } : {}),
   };
   return { state: next, effects: [journal(entry)] };
 }
@@ -250,18 +221,14 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
         const text = m.kind === 'goal' ? goalMessage(body, config.lang, preambleFor(config, state, m.to)) : body;
         return { state: { ...state, pending: { ...m, body, text } }, effects: [edited] };
       }
-      // A checkpoint is immutable: the edited handoff is a new one in the same lane, replacing it.
-      const from = m.from;
-      const seq = state.seqs[from] + 1;
-      const next: RelayState = {
-        ...state,
-        seqs: { ...state.seqs, [from]: seq },
-        lastReceived: { ...state.lastReceived, [from]: body },
-        stale: null,
-      };
-      const message = handoffMessage(config, next, from, m.round, seq, body);
-      return { state: { ...next, pending: message }, effects: [edited, { type: 'checkpoint', message, supersedes: m.seq }] };
+      // A checkpoint is immutable: the edited handoff is a new one in the same lane, replacing it (its note kept).
+      const next = reissue(config, state, m, body, m.note ?? null);
+      return { state: next.state, effects: [edited, ...next.effects] };
     }
+    case 'note':
+      return onNote(config, state, event.to, event.text);
+    case 'cancel-note':
+      return onCancelNote(config, state, event.to);
     case 'fault': {
       // The handoff stays pending (a stopped delivery is sent again on resume); the run is not ended.
       if (state.phase === 'ready') return { state, effects: [] };

@@ -55,6 +55,18 @@ export function relayMessage(round: number, from: Role, body: string, preamble: 
   return withPreamble(preamble, `${formatHeader(round, from)}\n${body}`);
 }
 
+const NOTE_LABEL: Record<Lang, string> = { es: '[nota de la persona]', en: '[note from the person]' };
+
+/** The label that opens a person's note (see withNote). */
+export function noteLabel(lang: Lang): string {
+  return NOTE_LABEL[lang];
+}
+
+/** A person's note after a handoff's text, as its own block: a blank line, the label, the note. */
+export function withNote(text: string, note: string | null, lang: Lang): string {
+  return note === null ? text : `${text}\n\n${NOTE_LABEL[lang]}\n${note}`;
+}
+
 const READ_FILE: Record<Lang, (path: string) => string> = {
   es: (path) => `Lee este handoff completo en ${path} y sigue como siempre.`,
   en: (path) => `Read this handoff in full at ${path} and go on as usual.`,

@@ -37,7 +37,7 @@ type MessageBase = {
 };
 
 /** Fields only a handoff has, never present on relevo's own messages: code over any message may still read them. */
-type NotCheckpointed = { readonly seq?: never; readonly via?: never };
+type NotCheckpointed = { readonly seq?: never; readonly via?: never; readonly note?: never };
 
 /** The person's goal, relevo's first message to the planner. */
 export type GoalMessage = MessageBase & NotCheckpointed & { readonly kind: 'goal'; readonly from: 'relevo' };
@@ -50,6 +50,8 @@ export type HandoffMessage = MessageBase & {
   readonly seq: number;
   /** Typed in full, or as the path of its HANDOFF.md. */
   readonly via: 'inline' | 'file';
+  /** A person's note riding after the body (kept in the checkpoint too). */
+  readonly note?: string;
 };
 
 /** relevo's own word to a restarted agent (where the handoff it was working on is); never checkpointed. */
@@ -86,6 +88,8 @@ export type RelayState = {
   readonly seqs: Readonly<Record<Role, number>>;
   /** STALE: the workspace moved since the last checkpoint (`git diff --stat` lines), until a new checkpoint. */
   readonly stale: readonly string[] | null;
+  /** Per role: the person's note queued for the next handoff to it (not yet in any checkpoint). */
+  readonly notes: Readonly<Record<Role, string | null>>;
 };
 
 export type RelayEvent =
@@ -112,6 +116,9 @@ export type RelayEvent =
   | { readonly type: 'resume' }
   | { readonly type: 'set-step'; readonly on: boolean }
   | { readonly type: 'edit-pending'; readonly body: string }
+  /** A person's note for `to`, carried by the next handoff to it; `cancel-note` drops it before it is sent. */
+  | { readonly type: 'note'; readonly to: Role; readonly text: string }
+  | { readonly type: 'cancel-note'; readonly to: Role }
   /** relevo could not write its state, or failed itself; `delivery`: the delivery to that role was stopped. */
   | { readonly type: 'fault'; readonly reason: 'state_unwritable' | 'internal_error'; readonly detail: string; readonly delivery?: Role };
 

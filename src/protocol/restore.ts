@@ -1,4 +1,5 @@
-import { handoffMessage, initialState, preambleFor } from './machine.js';
+import { initialState } from './machine.js';
+import { handoffMessage, preambleFor } from './messages.js';
 import { goalMessage, resumeNotice } from './prompts.js';
 import type { Outgoing, RelayConfig, RelayState } from './relay-types.js';
 import type { Role } from './roles.js';
@@ -87,8 +88,20 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
     restarted: { planner: true, builder: true },
     pause,
     stale: input.stale,
+    notes: { planner: queuedNote(lines, 'planner'), builder: queuedNote(lines, 'builder') },
   };
   return { ok: true, state: { ...state, pending: pendingOf(config, state, all.at(-1), lines) } };
+}
+
+/** The note queued for `role` and not yet inside a checkpoint, from the journal: queued, cancelled, or taken by a checkpoint to it. */
+function queuedNote(lines: readonly JournalLine[], role: Role): string | null {
+  let note: string | null = null;
+  for (const l of lines) {
+    if (l.type === 'note_queued' && l.to === role) note = note === null ? l.text : `${note}\n\n${l.text}`;
+    else if ((l.type === 'note_cancelled' && l.to === role) || (l.type === 'checkpoint' && l.to === role && l.note_chars !== undefined))
+      note = null;
+  }
+  return note;
 }
 
 function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnDisk | undefined, lines: readonly JournalLine[]): Outgoing {
@@ -103,7 +116,7 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
   }
   const c = latest.checkpoint;
   // Not acknowledged: still the sender's; sent again (to a restarted planner with the goal first).
-  if (!latest.acked) return handoffMessage(config, state, c.from, c.round, c.seq, latest.body);
+  if (!latest.acked) return handoffMessage(config, state, c.from, c.round, c.seq, latest.body, c.note ?? null);
   // Acknowledged before relevo stopped: never sent again; the receiver is told where it is.
   const path = `${config.runPath}/${checkpointPath(c.from, c.seq)}/HANDOFF.md`;
   const text = resumeNotice(

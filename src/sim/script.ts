@@ -176,7 +176,8 @@ function plannerReply(config: ScriptConfig, state: ScriptState, message: string)
       goal: known,
     };
   }
-  if (header === null && state.goal === null) {
+  // A goal (the first, or a next one after done: `Goal: …` again) starts the steps over.
+  if (header === null && (state.goal === null || goalLine(message) !== null)) {
     const goal = extractGoal(message);
     return {
       reply: {

@@ -6,6 +6,7 @@ import { prefixName } from '../app/config/prefix.js';
 import { untestedNote } from '../app/config/versions.js';
 import { guardProcess } from '../app/faults/fault.js';
 import { Attention } from '../app/run/attention.js';
+import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { ROLES, type Role } from '../protocol/index.js';
@@ -38,10 +39,13 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   const prefix = options.prefix;
   const cwd = process.cwd();
   const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
-  const { runner, journal, dir, unlock, tmuxSocket } = await openRun(options, version, env, {
+  const opened = await openRun(options, version, env, {
     cols: firstInner.width,
     rows: firstInner.height,
   });
+  const { runner, journal, tmuxSocket } = opened;
+  // The run on screen: a next goal after `done` moves it to a new run (follow.ts).
+  let current: CurrentRun = { dir: opened.dir, unlock: opened.unlock };
   const agents = runner.agents;
 
   // The band names each agent; one outside its profile's tested range says so (`codex 0.180.0?`).
@@ -86,7 +90,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     agent.pane.onUpdate(() => compositor.schedule(role));
   }
   journal.onAppend((line) => {
-    const shown = toastFor(line);
+    const shown = toastFor(line, store.state.prefix);
     if (!shown) return;
     toast(shown.text, shown.level);
     if (shown.notify) term.notify(`relevo: ${shown.text}`);
@@ -114,16 +118,27 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
       compositor.resume();
     }
   };
-  const editPending = pendingEditor({ store, runner, env, dir, toast, handOver });
+  const editPending = pendingEditor({ store, runner, env, toast, handOver });
   const readHistory = () =>
     historyView(
-      readRun(dirname(dir), basename(dir), (message) => toast(`history: ${message}`, 'warn')),
+      readRun(dirname(current.dir), basename(current.dir), (message) => toast(`history: ${message}`, 'warn')),
       runState(bandInfo(store.state)),
     );
   const run = commandRunner({ store, runner, compositor, toast, finish: (code) => finish(code), editPending, readHistory });
   // The goal prompt: a goal, or the relevo protocol's /relevo goal|pause|resume, with a history kept in the state dir.
   const history = new GoalHistory(join(resolve(cwd, options.stateDir), 'goal-history.json'));
-  const promptKeys = goalPromptKeys({ store, runner, history, toast });
+  /** A goal given after `done`: the next run, with the same agents (or one line saying why not). */
+  const nextGoal = (goal: string) => {
+    try {
+      current = followRun(runner, journal, current, cwd);
+    } catch (error) {
+      toast(`the next goal was not started: ${(error as Error).message.split('\n')[0]}`, 'error');
+      return false;
+    }
+    runner.start(goal);
+    return true;
+  };
+  const promptKeys = goalPromptKeys({ store, runner, history, toast, nextGoal });
   const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys });
 
   io.stdin.on('data', onData);
@@ -161,11 +176,11 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   await runner.stop();
   unguard();
   journal.close();
-  unlock();
+  current.unlock();
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`}${livesOn(agentPanes(runner), tmuxSocket)}`;
+  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(current.dir)}`}${livesOn(agentPanes(runner), tmuxSocket)}`;
   io.stdout.write(
     `relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`,
   );

@@ -1,5 +1,5 @@
 import type { RelayRunner } from '../app/run/runner.js';
-import { peerOf, ROLES } from '../protocol/index.js';
+import { noteRefusal, noteTarget, peerOf, ROLES } from '../protocol/index.js';
 import type { Compositor } from './compositor.js';
 import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
@@ -67,6 +67,14 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
       case 'goal':
         store.update({ prompt: emptyLine });
         return;
+      case 'note': {
+        // The prompt opens on the command, addressed to the agent the next handoff is for: the person may change it.
+        const why = noteRefusal(runner.state, noteTarget(runner.state), '.');
+        if (why !== null) return toast(`no note now: ${why}`, 'warn');
+        const text = `/relevo note ${noteTarget(runner.state)} `;
+        store.update({ prompt: { ...emptyLine, text, cursor: text.length } });
+        return;
+      }
       case 'step': {
         const on = !runner.state.step;
         runner.dispatch({ type: 'set-step', on });

@@ -10,8 +10,6 @@ export type EditPendingDeps = {
   readonly store: Store;
   readonly runner: RelayRunner;
   readonly env: NodeJS.ProcessEnv;
-  /** The run's directory: the handoff is written there for the editor. */
-  readonly dir: string;
   readonly toast: Toaster;
   /** Gives the terminal to another program while `program` runs, and takes it back (repainting) after. */
   readonly handOver: <T>(program: () => Promise<T>) => Promise<T>;
@@ -21,7 +19,7 @@ export type EditPendingDeps = {
  * The pending handoff in the person's editor ($VISUAL, $EDITOR, else vi), the TUI suspended
  * meanwhile; what they save replaces it (the header stays relevo's). Only while paused.
  */
-export function pendingEditor({ store, runner, env, dir, toast, handOver }: EditPendingDeps): () => Promise<void> {
+export function pendingEditor({ store, runner, env, toast, handOver }: EditPendingDeps): () => Promise<void> {
   return async () => {
     const pending = runner.state.pending;
     if (pending === null || runner.state.phase !== 'paused' || runner.state.delivering) {
@@ -35,7 +33,7 @@ export function pendingEditor({ store, runner, env, dir, toast, handOver }: Edit
       toast(`cannot run the editor: ${(error as Error).message}`, 'error');
       return;
     }
-    const file = join(dir, `pending-round-${pending.round}-to-${pending.to}.md`);
+    const file = join(runner.store.runDir, `pending-round-${pending.round}-to-${pending.to}.md`);
     try {
       writeFileSync(file, `${pending.body}\n`);
     } catch (error) {

@@ -1,7 +1,8 @@
 import type { RelayRunner } from '../app/run/runner.js';
+import { noteFor, noteRefusal, noteTarget, type RelayState, ROLES, type Role } from '../protocol/index.js';
 import { splitKeys } from '../pty/keys.js';
 import type { GoalHistory } from './goal-history.js';
-import { editLine, readPromptLine } from './line-editor.js';
+import { editLine, type PromptCommand, readPromptLine } from './line-editor.js';
 import type { Store } from './store.js';
 import type { Toaster } from './toaster.js';
 
@@ -10,6 +11,8 @@ export type GoalPromptDeps = {
   readonly runner: RelayRunner;
   readonly history: GoalHistory;
   readonly toast: Toaster;
+  /** After `done`: starts the next run with the same agents on `goal`; false when it could not. */
+  readonly nextGoal: (goal: string) => boolean;
 };
 
 /**
@@ -17,14 +20,49 @@ export type GoalPromptDeps = {
  * history, Enter submits — a goal starts the run, `/relevo pause|resume` (the relevo protocol's commands) steer it — and
  * Esc closes the prompt. A refused line says why until the next key.
  */
-export function goalPromptKeys({ store, runner, history, toast }: GoalPromptDeps): (data: string) => void {
+/** The roles a `/relevo note cancel` applies to: the one named, or every one with a note waiting. */
+function notedRoles(state: RelayState, to: Role | null): Role[] {
+  return (to === null ? [...ROLES] : [to]).filter((role) => noteFor(state, role) !== null);
+}
+
+/** Why a note (or its cancel) cannot be taken now, or null. */
+function noteProblem(state: RelayState, command: Extract<PromptCommand, { type: 'note' | 'cancel-note' }>): string | null {
+  if (command.type === 'note') return noteRefusal(state, command.to ?? noteTarget(state), command.text);
+  if (notedRoles(state, command.to).length > 0) return null;
+  return command.to === null ? 'no note is waiting to be sent' : `no note is waiting for the ${command.to}`;
+}
+
+export function goalPromptKeys({ store, runner, history, toast, nextGoal }: GoalPromptDeps): (data: string) => void {
   const submit = (text: string) => {
     const command = readPromptLine(text);
     if (command.type === 'error') return store.update({ promptError: command.message });
+    // A note that cannot be taken keeps the line, and says why.
+    const refused = command.type === 'note' || command.type === 'cancel-note' ? noteProblem(runner.state, command) : null;
+    if (refused !== null) return store.update({ promptError: refused });
     store.update({ prompt: null });
+    if (command.type === 'note') {
+      const to = command.to ?? noteTarget(runner.state);
+      return void runner
+        .note(to, command.text)
+        .then(() => toast(`note for the ${to} queued: it goes with the next handoff to it (/relevo note cancel ${to} takes it back)`))
+        .catch(runner.fault);
+    }
+    if (command.type === 'cancel-note') {
+      for (const to of notedRoles(runner.state, command.to)) {
+        runner.dispatch({ type: 'cancel-note', to });
+        toast(`note for the ${to} cancelled`);
+      }
+      return;
+    }
     if (command.type === 'pause') return runner.dispatch({ type: 'pause' });
     if (command.type === 'resume') return runner.dispatch({ type: 'resume' });
-    if (runner.state.phase !== 'ready') return toast(`this run already has its goal: ${runner.state.goal ?? ''}`, 'warn');
+    if (runner.state.phase === 'done') {
+      history.add(command.goal);
+      nextGoal(command.goal);
+      return;
+    }
+    if (runner.state.phase !== 'ready')
+      return toast(`this run already has its goal (${runner.state.goal ?? ''}): a next goal can be given after done`, 'warn');
     history.add(command.goal);
     runner.start(command.goal);
   };

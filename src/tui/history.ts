@@ -56,7 +56,11 @@ export function historyView(record: RunRecord, state: string): HistoryView {
       status: later !== null && h.status !== 'acked' ? 'edited' : h.status,
       replacedBy: later,
       time: clock(h.created_at),
-      lines: [header, ...h.body.replace(/\n$/, '').split('\n')],
+      lines: [
+        header,
+        ...h.body.replace(/\n$/, '').split('\n'),
+        ...(h.note !== undefined ? ['', '[note from the person]', ...h.note.split('\n')] : []),
+      ],
     };
   });
   return { run: record.summary.id, state, goal: record.summary.goal, entries, done: record.done, selected: 0, open: null, scroll: 0 };

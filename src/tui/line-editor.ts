@@ -3,6 +3,7 @@
  * out. The cursor steps over whole graphemes: an emoji or an accented letter moves and goes as one.
  */
 
+import type { Role } from '../protocol/index.js';
 import { isPaste, pastedText } from '../pty/keys.js';
 import { graphemeAfter, graphemeBefore } from './width.js';
 
@@ -77,7 +78,24 @@ export type PromptCommand =
   | { readonly type: 'goal'; readonly goal: string }
   | { readonly type: 'pause' }
   | { readonly type: 'resume' }
+  /** `/relevo note [planner|builder] TEXT`: no role means the agent the next handoff is for. */
+  | { readonly type: 'note'; readonly to: Role | null; readonly text: string }
+  | { readonly type: 'cancel-note'; readonly to: Role | null }
   | { readonly type: 'error'; readonly message: string };
+
+const NOTE_USAGE = 'usage: /relevo note [planner|builder] TEXT, or /relevo note cancel [planner|builder]';
+
+function readNote(rest: string): PromptCommand {
+  const words = rest.trim().split(/\s+/);
+  const role = (w: string | undefined): Role | null => (w === 'planner' || w === 'builder' ? w : null);
+  if (words[0] === 'cancel' && words.length <= 2) {
+    if (words.length === 2 && role(words[1]) === null) return { type: 'error', message: NOTE_USAGE };
+    return { type: 'cancel-note', to: role(words[1]) };
+  }
+  const to = role(words[0]);
+  const text = (to === null ? rest : rest.trim().slice(words[0]!.length)).trim();
+  return text === '' ? { type: 'error', message: NOTE_USAGE } : { type: 'note', to, text };
+}
 
 /** What a submitted line asks for: a goal, or one of the relevo protocol's `/relevo` commands. */
 export function readPromptLine(line: string): PromptCommand {
@@ -91,7 +109,12 @@ export function readPromptLine(line: string): PromptCommand {
       return { type: 'pause' };
     case 'resume':
       return { type: 'resume' };
+    case 'note':
+      return readNote(rest);
     default:
-      return { type: 'error', message: `unknown command /relevo ${verb ?? ''}: use /relevo goal TEXT, /relevo pause or /relevo resume` };
+      return {
+        type: 'error',
+        message: `unknown command /relevo ${verb ?? ''}: use /relevo goal TEXT, /relevo note TEXT, /relevo pause or /relevo resume`,
+      };
   }
 }

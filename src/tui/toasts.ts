@@ -24,7 +24,7 @@ export function faultWatcher(prefix: string, show: (text: string) => void): (pau
 }
 
 /** What the journal means to the person watching: a toast, and for some the bell. */
-export function toastFor(line: JournalLine): { text: string; level: ToastLevel; notify?: boolean } | null {
+export function toastFor(line: JournalLine, prefix = 'C-]'): { text: string; level: ToastLevel; notify?: boolean } | null {
   switch (line.type) {
     case 'delivered':
       if (line.kind === 'goal') return { text: 'goal sent to the planner', level: 'info' };
@@ -47,13 +47,17 @@ export function toastFor(line: JournalLine): { text: string; level: ToastLevel; 
         level: 'error',
       };
     case 'done':
-      return { text: `done: ${line.summary.split('\n')[0]}`, level: 'done', notify: true };
+      return { text: `done: ${line.summary.split('\n')[0]} — ${prefix} g gives the same agents a next goal`, level: 'done', notify: true };
     case 'stale':
       return {
         text: `STALE: the workspace moved since checkpoint ${line.lane}/${line.checkpoint_seq} (${line.diff_stat.at(-1)?.trim() ?? 'HEAD moved'}); the agent is told`,
         level: 'warn',
         notify: true,
       };
+    case 'run_started':
+      return line.follows !== undefined
+        ? { text: `run ${line.run_id} follows run ${line.follows}: the same agents, rounds from 1`, level: 'info' }
+        : null;
     case 'run_resumed':
       return {
         text: line.pending_kind ? `run resumed: the ${line.pending_kind} for the ${line.pending_to} goes first` : 'run resumed',

@@ -82,7 +82,7 @@ describe('the OpenCode plugin', () => {
     expect(system.system).toEqual(['OpenCode prompt', launch.env.RELEVO_ROLE_PROMPT]);
     await hooks.event!({ event: { type: 'session.status', properties: { sessionID: 's1', status: { type: 'busy' } } } });
     await hooks.event!({ event: { type: 'session.status', properties: { sessionID: 's1', status: { type: 'idle' } } } });
-    for (let i = 0; i < 200 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 1200 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(got).toEqual([
       {
         role: 'planner',

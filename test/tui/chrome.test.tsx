@@ -134,6 +134,16 @@ describe('goal prompt', () => {
     expect(readPromptLine('   ')).toMatchObject({ type: 'error' });
   });
 
+  it('reads /relevo note [planner|builder] TEXT and /relevo note cancel [role]', () => {
+    expect(readPromptLine('/relevo note builder keep the old API')).toEqual({ type: 'note', to: 'builder', text: 'keep the old API' });
+    expect(readPromptLine('/relevo note  the planner decides')).toEqual({ type: 'note', to: null, text: 'the planner decides' });
+    expect(readPromptLine('/relevo note cancel')).toEqual({ type: 'cancel-note', to: null });
+    expect(readPromptLine('/relevo note cancel planner')).toEqual({ type: 'cancel-note', to: 'planner' });
+    expect(readPromptLine('/relevo note cancel the tests first')).toEqual({ type: 'note', to: null, text: 'cancel the tests first' });
+    for (const bad of ['/relevo note', '/relevo note builder', '/relevo note cancel someone'])
+      expect(readPromptLine(bad)).toMatchObject({ type: 'error', message: expect.stringMatching(/^usage: \/relevo note/) });
+  });
+
   it('renders with a block cursor and a refusal', () => {
     const frame = render(
       <GoalPrompt line={{ text: 'abc', cursor: 1, browsing: null, draft: '' }} width={60} error="the goal is empty" />,
@@ -182,7 +192,7 @@ describe('toasts', () => {
       notify: true,
     });
     expect(toastFor({ ...at, type: 'done', summary: 'Shipped.\nmore', rounds: 3 })).toEqual({
-      text: 'done: Shipped.',
+      text: 'done: Shipped. — C-] g gives the same agents a next goal',
       level: 'done',
       notify: true,
     });

@@ -15,7 +15,7 @@ import { Store, type TuiState } from '../../src/tui/store.js';
 const historyFile = () => join(mkdtempSync(join(tmpdir(), 'relevo-goals-')), 'goal-history.json');
 
 /** Just what the prompt and the router use of a runner: its phase, what it was told, the focused agent's keys and screen. */
-function fakeRunner(phase: 'ready' | 'running') {
+function fakeRunner(phase: 'ready' | 'running' | 'done') {
   const told: unknown[] = [];
   const typed: string[] = [];
   let scrolled = 0;
@@ -28,10 +28,17 @@ function fakeRunner(phase: 'ready' | 'running') {
   };
   const agent = { type: (d: string) => typed.push(d), typePaste: (t: string) => typed.push(`paste:${t}`), pane: { screen } };
   const runner = {
-    state: { phase, goal: phase === 'ready' ? null : 'G' },
+    state: {
+      phase,
+      goal: phase === 'ready' ? null : 'G',
+      pending: null,
+      turn: phase === 'running' ? 'builder' : null,
+      notes: { planner: null, builder: null },
+    },
     agents: { planner: agent, builder: agent },
     dispatch: (event: unknown) => told.push(event),
     start: (goal: string) => told.push({ start: goal }),
+    note: async (to: string, text: string) => void told.push({ note: to, text }),
   } as unknown as RelayRunner;
   return { runner, told, typed, screen };
 }
@@ -76,17 +83,75 @@ describe('the goal prompt', () => {
     const { runner, told } = fakeRunner('ready');
     const store = tuiState({ prompt: emptyLine });
     const history = new GoalHistory(historyFile());
-    goalPromptKeys({ store, runner, history, toast: () => {} })('Add pagination\r');
+    goalPromptKeys({ store, runner, history, toast: () => {}, nextGoal: () => true })('Add pagination\r');
     expect(told).toEqual([{ start: 'Add pagination' }]);
     expect(store.state.prompt).toBeNull();
     expect(history.goals).toEqual(['Add pagination']);
+  });
+
+  it('after done, a goal starts the next run with the same agents (not refused as the run already having one)', () => {
+    const { runner, told } = fakeRunner('done');
+    const store = tuiState({ prompt: emptyLine });
+    const next: string[] = [];
+    const toasts: string[] = [];
+    const keys = goalPromptKeys({
+      store,
+      runner,
+      history: new GoalHistory(historyFile()),
+      toast: (t) => toasts.push(t),
+      nextGoal: (g) => next.push(g) > 0,
+    });
+    keys('/relevo goal Now the docs\r');
+    expect(next).toEqual(['Now the docs']);
+    expect(told).toEqual([]);
+    expect(toasts).toEqual([]);
+  });
+
+  it('queues a note for the agent the next handoff is for, keeps a refused note on the line, and says when nothing is to cancel', async () => {
+    const { runner, told } = fakeRunner('running');
+    const store = tuiState({ prompt: emptyLine });
+    const toasts: string[] = [];
+    const keys = goalPromptKeys({
+      store,
+      runner,
+      history: new GoalHistory(historyFile()),
+      toast: (t) => toasts.push(t),
+      nextGoal: () => true,
+    });
+    keys('/relevo note mind the tests\r');
+    await new Promise((r) => setImmediate(r));
+    // The builder works: the next handoff goes to the planner.
+    expect(told).toEqual([{ note: 'planner', text: 'mind the tests' }]);
+    expect(toasts[0]).toMatch(/^note for the planner queued/);
+    store.update({ prompt: emptyLine });
+    keys('/relevo note cancel builder\r');
+    expect(store.state.promptError).toBe('no note is waiting for the builder');
+    expect(store.state.prompt?.text).toBe('/relevo note cancel builder');
+    const done = fakeRunner('done');
+    const keysDone = goalPromptKeys({
+      store,
+      runner: done.runner,
+      history: new GoalHistory(historyFile()),
+      toast: () => {},
+      nextGoal: () => true,
+    });
+    store.update({ prompt: emptyLine, promptError: null });
+    keysDone('/relevo note builder hi\r');
+    expect(store.state.promptError).toMatch(/the run is done/);
+    expect(done.told).toEqual([]);
   });
 
   it('says why a line is refused until the next key; /relevo pause steers the relay; Esc with no goal yet says how to come back', () => {
     const { runner, told } = fakeRunner('ready');
     const store = tuiState({ prompt: emptyLine });
     const toasts: string[] = [];
-    const keys = goalPromptKeys({ store, runner, history: new GoalHistory(historyFile()), toast: (t) => toasts.push(t) });
+    const keys = goalPromptKeys({
+      store,
+      runner,
+      history: new GoalHistory(historyFile()),
+      toast: (t) => toasts.push(t),
+      nextGoal: () => true,
+    });
     keys('/relevo goal\r');
     expect(store.state.promptError).toBe('usage: /relevo goal TEXT');
     keys('\x15');

@@ -30,7 +30,7 @@ export type RunSummary = {
   readonly reason?: string;
 };
 export type HandoffView = Readonly<
-  Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes'> & {
+  Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes' | 'note'> & {
     lane: Role;
     status: 'acked' | 'offered' | 'pending';
     digest_ok: boolean;
@@ -116,6 +116,7 @@ export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], do
     const extra = `${h.supersedes !== undefined ? ` · replaces ${h.supersedes}` : ''}${h.digest_ok ? '' : ' · DIGEST MISMATCH'}`;
     out.push('', `── ${checkpointPath(h.lane, h.seq)} · round ${h.round} · ${h.from} → ${h.to} · ${STATUS_TEXT[h.status]}${extra}`);
     out.push(h.round >= 1 ? formatHeader(h.round, h.from) : `[relevo ronda ${h.round} · de ${h.from}]`, h.body.replace(/\n$/, ''));
+    if (h.note !== undefined) out.push('', '[note from the person]', h.note);
   }
   if (done !== null) out.push('', '<done>', done, '</done>');
   return `${out.join('\n')}\n`;
@@ -166,6 +167,7 @@ function handoffsOf(runDir: string, id: string, warn: (message: string) => void)
           sha256: c.sha256,
           status,
           ...supersedes,
+          ...(c.note !== undefined ? { note: c.note } : {}),
           digest_ok: digestOk,
           body,
         });

@@ -9,7 +9,13 @@ import type { RunnerOptions } from './run-options.js';
  * or `run_resumed` (with what was pending), then each agent whose CLI release is untested, then the
  * state of mnemosyne with `--memory`. A line that cannot be written throws: the run does not start.
  */
-export function journalRunStart(options: RunnerOptions, panes: Readonly<Record<Role, Pane>>, hookSocket: string | null): void {
+export function journalRunStart(
+  options: RunnerOptions,
+  panes: Readonly<Record<Role, Pane>>,
+  hookSocket: string | null,
+  /** The run this one follows (a next goal after `done`, same agents). */
+  follows?: string,
+): void {
   const { journal } = options;
   const agentInfo = (role: Role) => {
     const { argv, profile, cli } = options.agents[role];
@@ -45,6 +51,7 @@ export function journalRunStart(options: RunnerOptions, panes: Readonly<Record<R
       builder: agentInfo('builder'),
       ...socket,
       ...(options.tmuxSocket ? { tmux_socket: options.tmuxSocket } : {}),
+      ...(follows !== undefined ? { follows } : {}),
     });
   }
   for (const role of ROLES) {

@@ -19,17 +19,16 @@ import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
 import { HookChannel } from '../replies/hook-channel.js';
 import { type HookSlot, newSlot, readReply } from '../replies/reply-reader.js';
-import { CheckpointStore } from '../store/checkpoints.js';
+import type { CheckpointStore } from '../store/checkpoints.js';
 import { gitAnchor } from '../store/git.js';
-import { doneMemory, roundMemory } from '../store/memory.js';
-import { StateWrites } from '../store/state-writes.js';
+import { doneMemory } from '../store/memory.js';
 import { AgentWatch } from './agent-watch.js';
 import { MemoryWrites } from './memory-writes.js';
 import { localPanes, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
-import { type RunnerOptions, relayConfig } from './run-options.js';
+import { type RunFiles, runFiles } from './run-files.js';
+import type { RunnerOptions } from './run-options.js';
 import { journalRunStart } from './run-start.js';
-import { Transfers } from './transfer.js';
 
 export type { AgentSpec } from '../config/launch.js';
 export { sha256 } from '../store/checkpoints.js';
@@ -40,7 +39,6 @@ export { type RunnerOptions, relayConfig } from './run-options.js';
  * (journal lines, checkpoints, transfers), feeds it what the panes report, and reads each turn's reply.
  */
 export class RelayRunner {
-  readonly config: RelayConfig;
   readonly agents: Readonly<Record<Role, AgentPane>>;
   readonly #onChange = new Emitter<RelayState>();
   readonly onChange = this.#onChange.event;
@@ -48,10 +46,10 @@ export class RelayRunner {
   readonly #hooks: Record<Role, HookSlot> = { planner: newSlot(), builder: newSlot() };
   #state: RelayState;
   #stopping = false;
-  readonly store: CheckpointStore;
-  readonly #writes: StateWrites;
+  #options: RunnerOptions;
+  /** The current run's settings, checkpoints and transfers: a next run after `done` gets its own. */
+  #run: RunFiles;
   readonly #loop: RelayLoop;
-  readonly #transfers: Transfers;
   readonly #watch: AgentWatch;
   readonly #memory: MemoryWrites;
   /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
@@ -99,31 +97,20 @@ export class RelayRunner {
   }
 
   private constructor(
-    private readonly options: RunnerOptions,
+    options: RunnerOptions,
     private readonly channel: HookChannel | null,
     panes: Record<Role, Pane>,
   ) {
-    this.config = relayConfig(options);
-    this.store = new CheckpointStore(options.runDir, options.runId);
-    this.#writes = new StateWrites(this.store, options.journal);
-    this.#loop = this.#relayLoop();
+    this.#options = options;
     this.#memory = new MemoryWrites(options.memory, options.journal, this.fault);
-    this.#state = options.restored ?? initialState(this.config);
-    journalRunStart(options, panes, channel?.socketPath ?? null);
     this.agents = {
       planner: new AgentPane('planner', panes.planner, options.agents.planner.profile),
       builder: new AgentPane('builder', panes.builder, options.agents.builder.profile),
     };
-    this.#transfers = new Transfers({
-      store: this.store,
-      writes: this.#writes,
-      journal: options.journal,
-      agents: this.agents,
-      readyTimeoutMs: options.readyTimeoutMs,
-      dispatch: (event) => this.dispatch(event),
-      stale: () => this.#state.stale !== null,
-      acknowledged: (m) => this.#memory.remember(roundMemory(options.runId, m.round, m.from, m.to, m.body), m.round),
-    });
+    this.#run = this.#runFiles(options);
+    this.#loop = this.#relayLoop();
+    this.#state = options.restored ?? initialState(this.config);
+    journalRunStart(options, panes, channel?.socketPath ?? null);
     this.#watch = new AgentWatch({
       dispatch: (event) => this.dispatch(event),
       turnBegan: (role, sent) => Object.assign(this.#hooks[role], { report: null, since: Date.now(), sent }),
@@ -153,9 +140,42 @@ export class RelayRunner {
     return this.#state;
   }
 
+  get config(): RelayConfig {
+    return this.#run.config;
+  }
+
+  get store(): CheckpointStore {
+    return this.#run.store;
+  }
+
+  #runFiles(options: RunnerOptions): RunFiles {
+    return runFiles(options, {
+      agents: this.agents,
+      memory: this.#memory,
+      dispatch: (event) => this.dispatch(event),
+      stale: () => this.#state.stale !== null,
+    });
+  }
+
+  /**
+   * The next run after `done`, with the same agents and their conversations: a new run id and
+   * directory (the journal has moved there), rounds from 1; journaled as following the run before.
+   */
+  follow(next: Pick<RunnerOptions, 'runId' | 'runDir' | 'runPath'>, panes: Readonly<Record<Role, Pane>>): void {
+    if (this.#state.phase !== 'done') throw new Error(`the run is ${this.#state.phase}, not done`);
+    const { restored: _, ...rest } = this.#options;
+    const options = { ...rest, ...next };
+    journalRunStart(options, panes, this.channel?.socketPath ?? null, this.#options.runId);
+    this.#options = options;
+    this.#run = this.#runFiles(options);
+    // The agents keep their conversations: they know their roles already.
+    this.#state = { ...initialState(this.config), introduced: this.#state.introduced };
+    this.#onChange.fire(this.#state);
+  }
+
   /** The role's agent as this run started it: command, profile, CLI release. */
   spec(role: Role): AgentSpec {
-    return this.options.agents[role];
+    return this.#options.agents[role];
   }
 
   /** `--memory` was asked for and mnemosyne is not installed: the relay goes on without it. */
@@ -167,12 +187,12 @@ export class RelayRunner {
   #turnEnded(role: Role, screen: TurnEnd): void {
     failpoint('turn-end');
     // The workspace's anchor is taken while the reply is read (git status can be slow in a big repository).
-    const anchor = gitAnchor(this.options.cwd);
+    const anchor = gitAnchor(this.#options.cwd);
     this.#readReply(role, screen)
       .then(async (reply) => {
         this.#anchor = await anchor;
         failpoint('reply');
-        this.#transfers.turnEnded({ type: 'turn-ended', role, ...reply });
+        this.#run.transfers.turnEnded({ type: 'turn-ended', role, ...reply });
       })
       .catch(this.fault);
   }
@@ -189,8 +209,14 @@ export class RelayRunner {
 
   /** A person's edit of the pending handoff: checkpointed anew, anchored to the workspace as it is now. */
   async editPending(body: string): Promise<void> {
-    this.#anchor = await gitAnchor(this.options.cwd);
+    this.#anchor = await gitAnchor(this.#options.cwd);
     this.dispatch({ type: 'edit-pending', body });
+  }
+
+  /** A person's note for `to`: joined to a waiting handoff it is checkpointed anew, so the workspace is anchored now. */
+  async note(to: Role, text: string): Promise<void> {
+    this.#anchor = await gitAnchor(this.#options.cwd);
+    this.dispatch({ type: 'note', to, text });
   }
 
   /** Hands an event to the relay; one raised while another is handled waits for it (run-to-completion). */
@@ -211,33 +237,33 @@ export class RelayRunner {
         return effects;
       },
       perform: (effect) => this.#perform(effect),
-      deferred: (effect) => this.#writes.defer(effect.message, this.#anchor, effect.supersedes),
+      deferred: (effect) => this.#run.writes.defer(effect.message, this.#anchor, effect.supersedes),
       settled: () => this.#onChange.fire(this.#state),
     });
   }
 
   /** False while the pending handoff's checkpoint could not be written (it lives in memory only). */
   get pendingSaved(): boolean {
-    return this.#writes.saved(this.#state.pending);
+    return this.#run.writes.saved(this.#state.pending);
   }
 
   #perform(effect: Effect): void {
     switch (effect.type) {
       case 'journal':
-        this.options.journal.append(effect.entry);
-        if (effect.entry.type === 'done') this.#memory.remember(doneMemory(this.options.runId, effect.entry.summary));
+        this.#options.journal.append(effect.entry);
+        if (effect.entry.type === 'done') this.#memory.remember(doneMemory(this.#options.runId, effect.entry.summary));
         return;
       case 'checkpoint':
-        this.#writes.checkpoint(effect.message, this.#anchor, effect.supersedes);
+        this.#run.writes.checkpoint(effect.message, this.#anchor, effect.supersedes);
         return;
       case 'deliver':
-        this.#transfers.deliver(effect.message);
+        this.#run.transfers.deliver(effect.message);
         return;
     }
   }
 
   #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
-    const { env, cwd } = this.options;
+    const { env, cwd } = this.#options;
     return readReply(
       { agent: this.agents[role], slot: this.#hooks[role], hooked: this.channel !== null, env, cwd, stopping: () => this.#stopping },
       screen,

@@ -31,7 +31,7 @@ export type OpenedRun = {
 const tmuxSocketOf = (o: Options): string | null => (o.backend.kind === 'tmux' ? o.backend.socket : null);
 
 /** How the agents, from the working directory, reach `dir` (relative when inside it, with `/`). */
-function reachable(cwd: string, dir: string): string {
+export function reachable(cwd: string, dir: string): string {
   const rel = relative(cwd, dir);
   return (rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel).split(sep).join('/');
 }

@@ -97,7 +97,7 @@ export class Transfers {
     const lane = handoff.from;
     writes.ensure(handoff);
     const found = this.#readCheckpoint(lane, handoff.seq);
-    if (found === null || !found.digestOk || found.body !== handoff.body) {
+    if (found === null || !found.digestOk || found.body !== handoff.body || found.checkpoint.note !== handoff.note) {
       this.run.dispatch({
         type: 'ack-refused',
         to: handoff.to,

@@ -15,6 +15,8 @@ import {
   type HandoffCheckpoint,
   handoffCheckpointSchema,
   handoffMarkdown,
+  type Lang,
+  noteLabel,
   type Offer,
   type Outgoing,
   offerSchema,
@@ -70,6 +72,8 @@ export class CheckpointStore {
   constructor(
     readonly runDir: string,
     readonly runId: string,
+    /** The run's language: a person's note in HANDOFF.md is labelled in it. */
+    readonly lang: Lang = 'es',
   ) {}
 
   dirOf(lane: Role, seq: number): string {
@@ -94,6 +98,7 @@ export class CheckpointStore {
         sha256: sha256(message.body),
         ...(anchor ? { anchor } : {}),
         ...(supersedes !== undefined ? { supersedes } : {}),
+        ...(message.note !== undefined ? { note: message.note } : {}),
       },
       message.body,
     );
@@ -105,7 +110,15 @@ export class CheckpointStore {
     mkdirSync(aside);
     createFile(join(aside, 'handoff.json'), json);
     if (bodyFile !== null) createFile(join(aside, BODY_FILE), bodyFile);
-    createFile(join(aside, 'HANDOFF.md'), handoffMarkdown(checkpoint, message.body, formatHeader(message.round, lane)));
+    createFile(
+      join(aside, 'HANDOFF.md'),
+      handoffMarkdown(
+        checkpoint,
+        message.body,
+        formatHeader(message.round, lane),
+        message.note !== undefined ? `${noteLabel(this.lang)}\n${message.note}` : null,
+      ),
+    );
     syncDir(aside);
     try {
       renameSync(aside, dir); // fails when `dir` exists and is not empty

@@ -40,8 +40,9 @@ export function createRunDir(stateDir: string, now = new Date()): { runId: strin
  * `StateUnwritable` and leaves the file as it was: the line is cut off again, its `seq` not used.
  */
 export class Journal {
-  readonly path: string;
-  readonly #fd: number;
+  #dir: string;
+  #path: string;
+  #fd: number;
   readonly #onAppend = new Emitter<JournalLine>();
   readonly onAppend = this.#onAppend.event;
   #seq = 0;
@@ -51,14 +52,37 @@ export class Journal {
   #torn = false;
 
   /** Appends to `<dir>/events.jsonl`; a resumed run's journal goes on after its last `seq`. */
-  constructor(
-    readonly dir: string,
-    lastSeq = 0,
-  ) {
-    this.path = join(dir, 'events.jsonl');
-    this.#fd = openSync(this.path, 'a', 0o644);
+  constructor(dir: string, lastSeq = 0) {
+    this.#dir = dir;
+    this.#path = join(dir, 'events.jsonl');
+    this.#fd = openSync(this.#path, 'a', 0o644);
     this.#size = fstatSync(this.#fd).size;
     this.#seq = lastSeq;
+  }
+
+  get dir(): string {
+    return this.#dir;
+  }
+
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * The journal goes on in another run's directory (the next run after `done`), from seq 1; who
+   * listens to its lines keeps listening. The new file is opened before the old one is closed.
+   */
+  moveTo(dir: string): void {
+    const path = join(dir, 'events.jsonl');
+    const fd = openSync(path, 'a', 0o644);
+    const size = fstatSync(fd).size;
+    closeSync(this.#fd);
+    this.#dir = dir;
+    this.#path = path;
+    this.#fd = fd;
+    this.#size = size;
+    this.#seq = 0;
+    this.#torn = false;
   }
 
   append(entry: JournalEntry): JournalLine {
@@ -67,7 +91,7 @@ export class Journal {
     const text = `${this.#torn ? '\n' : ''}${JSON.stringify(line)}\n`;
     try {
       stateWrite(() => {
-        fsFault('journal', this.path, 'write');
+        fsFault('journal', this.#path, 'write');
         writeSync(this.#fd, text);
         fsyncSync(this.#fd);
       });

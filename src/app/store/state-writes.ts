@@ -63,6 +63,7 @@ export class StateWrites {
       bytes: checkpoint.bytes,
       lines: checkpoint.lines,
       ...(checkpoint.supersedes !== undefined ? { supersedes: checkpoint.supersedes } : {}),
+      ...(checkpoint.note !== undefined ? { note_chars: checkpoint.note.length } : {}),
     });
     this.#unsaved.delete(keyOf(message));
   }

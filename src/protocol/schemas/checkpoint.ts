@@ -42,6 +42,8 @@ export const handoffCheckpointSchema = z
     anchor: gitAnchorSchema.optional(),
     /** The lane seq this checkpoint replaces (a person edited the pending handoff). */
     supersedes: z.number().int().positive().optional(),
+    /** A person's note relayed after the body, as its own labelled block. */
+    note: z.string().max(2000).optional(),
     /** The body itself, when the JSON stays within MAX_CHECKPOINT_BYTES. */
     body: z.string().optional(),
     /** Otherwise the file next to it that holds the body. */
@@ -129,7 +131,7 @@ export function ackRefusal(o: {
 }
 
 /** `HANDOFF.md`: the checkpoint for people (and for agents told to read it), generated from the JSON. */
-export function handoffMarkdown(c: HandoffCheckpoint, body: string, header: string): string {
+export function handoffMarkdown(c: HandoffCheckpoint, body: string, header: string, note: string | null = null): string {
   const anchor = c.anchor ? `HEAD ${c.anchor.head.slice(0, 12)} · status ${c.anchor.status_sha256.slice(0, 12)}` : 'not a git repository';
   return [
     `# relevo handoff · round ${c.round} · ${c.from} → ${c.to}`,
@@ -144,6 +146,7 @@ export function handoffMarkdown(c: HandoffCheckpoint, body: string, header: stri
     '',
     header,
     body,
+    ...(note !== null ? ['', note] : []),
     '',
   ].join('\n');
 }

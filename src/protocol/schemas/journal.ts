@@ -61,6 +61,8 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     hook_socket: z.string().optional(),
     /** The tmux server (`-L` name) of agents in tmux panes; absent for the default or current one. */
     tmux_socket: z.string().optional(),
+    /** The run this one follows: a next goal given after that run's `done`, to the same agents. */
+    follows: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('goal'), text: z.string() }),
   z.strictObject({
@@ -89,6 +91,8 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     transfer_id: z.uuid().optional(),
     /** `file`: relevo typed the header and the path of the checkpoint's HANDOFF.md. */
     via: z.enum(DELIVERY_MODES).optional(),
+    /** The handoff carried a person's note of this many characters. */
+    note_chars: z.number().int().positive().optional(),
   }),
   /** A handoff written to its sender's lane before anything is typed. */
   z.strictObject({
@@ -101,6 +105,8 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     bytes: z.number().int().nonnegative(),
     lines: z.number().int().positive(),
     supersedes: z.number().int().positive().optional(),
+    /** The checkpoint holds a person's note for its receiver, of this many characters. */
+    note_chars: z.number().int().positive().optional(),
   }),
   /** offer.json written: the checkpoint is offered to its receiver (again after a resume: `resend`). */
   z.strictObject({
@@ -181,6 +187,10 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     to: role,
     chars: z.number().int().nonnegative(),
   }),
+  /** A person's note, queued for the next handoff to `to` (or joined to the one waiting for it). */
+  z.strictObject({ type: z.literal('note_queued'), to: role, text: z.string().max(2000) }),
+  /** The person took their note back before it was sent. */
+  z.strictObject({ type: z.literal('note_cancelled'), to: role, chars: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('done'), summary: z.string(), rounds: z.number().int().nonnegative() }),
   z.strictObject({
     type: z.literal('agent_exited'),

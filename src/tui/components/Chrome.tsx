@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { ROLES } from '../../protocol/index.js';
+import { noteFor, ROLES } from '../../protocol/index.js';
 import type { BandInfo } from '../band.js';
 import type { ToastLevel, TuiState } from '../store.js';
 import { columns, fit, wrap } from '../width.js';
@@ -21,7 +21,11 @@ export function bandInfo(state: TuiState): BandInfo {
     pause: r.pause?.reason ?? null,
     stale: r.stale !== null,
     memory: state.memory,
-    notes: ROLES.flatMap((role) => state.notes?.[role] ?? []),
+    // A person's note waiting for its handoff is shown until it is sent (then the journal has it).
+    notes: [
+      ...ROLES.flatMap((role) => (noteFor(r, role) !== null ? [`note → ${role}`] : [])),
+      ...ROLES.flatMap((role) => state.notes?.[role] ?? []),
+    ],
   };
 }
 
@@ -40,7 +44,7 @@ function question(state: TuiState): string | null {
   if (state.scroll !== null) return `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`;
   if (state.confirmQuit)
     return `Quit relevo-tui? ${state.prefix} q again quits (or y) and ends the agents; the run stays on disk. Any other key stays.`;
-  if (state.armed) return `${state.prefix} … o focus · z zoom · p pause · r resume · g goal · ? help · q quit`;
+  if (state.armed) return `${state.prefix} … o focus · z zoom · p pause · r resume · g goal · n note · h history · ? help · q quit`;
   return null;
 }
 

@@ -1,0 +1,132 @@
+/**
+ * A person's word in the relay, as people meet it in tmux: a note that rides with the next handoff
+ * (`C-] n`), and a next goal after `done` (`C-] g`) given to the same agent processes.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
+import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
+
+freshTmuxServers();
+
+/** A TUI run of two recorded simulators (slow enough to type between turns), its state under `cwd`/.relevo. */
+function recordedRun(thinkMs: string, ...extra: string[]) {
+  const cwd = tempDir();
+  const records = tempDir('relevo-records-');
+  const record = (role: 'planner' | 'builder') => join(records, `${role}.record`);
+  const sim = (role: 'planner' | 'builder') => simCommand(role, '--record', record(role), '--think-ms', thinkMs);
+  const args = ['--goal', 'Add pagination', '--planner', sim('planner'), '--builder', sim('builder'), ...extra];
+  const runs = () => (existsSync(join(cwd, '.relevo', 'runs')) ? readdirSync(join(cwd, '.relevo', 'runs')).sort() : []);
+  const journal = (id: string) => parseJournal(readFileSync(join(cwd, '.relevo', 'runs', id, 'events.jsonl'), 'utf8'));
+  return { cwd, args, runs, journal, received: (role: 'planner' | 'builder') => recorded(record(role)) };
+}
+
+describe("the person's word in the relay", () => {
+  it('C-] n queues a note that arrives once, after the next handoff body, labelled, and is kept in its checkpoint', async () => {
+    const run = recordedRun('1500', '--lang', 'es');
+    await start(180, 50, run.args, [], run.cwd);
+    // The builder works on round 1: the next handoff is the planner's, so the prompt opens addressed to it.
+    await until('the builder working', (s) => band(s).includes('turn: builder'));
+    await keys('C-]', 'n');
+    await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
+    await keys('-l', 'keep the old /users response shape');
+    await keys('Enter');
+    const queued = await until('the note in the band', (s) => band(s).includes('note → planner'));
+    expect(queued).toContain('note for the planner queued');
+    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+
+    const noted = run.received('planner').filter((m) => m.includes('[nota de la persona]'));
+    expect(noted).toHaveLength(1);
+    const [header, ...rest] = noted[0]!.split('\n');
+    expect(header).toBe('[relevo ronda 1 · de builder]');
+    expect(rest.join('\n')).toMatch(/^Round 1 report\n[\s\S]*\n\n\[nota de la persona\]\nkeep the old \/users response shape$/);
+    expect(run.received('builder').join('\n')).not.toContain('keep the old');
+
+    const [id] = run.runs();
+    const checkpoint = JSON.parse(
+      readFileSync(join(run.cwd, '.relevo', 'runs', id!, 'builder', 'checkpoints', '1', 'handoff.json'), 'utf8'),
+    );
+    expect(checkpoint.note).toBe('keep the old /users response shape');
+    const lines = run.journal(id!);
+    expect(lines.filter((l) => l.type === 'note_queued')).toMatchObject([{ to: 'planner', text: 'keep the old /users response shape' }]);
+    expect(lines.filter((l) => l.type === 'delivered' && l.note_chars !== undefined)).toMatchObject([{ to: 'planner', round: 1 }]);
+    await keys('C-]', 'q', 'y');
+    await until('the shell back', (s) => s.includes('exited with 0'));
+  }, 120_000);
+
+  it('a note can be taken back before it is sent: /relevo note cancel', async () => {
+    const run = recordedRun('1500');
+    await start(180, 50, run.args, [], run.cwd);
+    await until('the builder working', (s) => band(s).includes('turn: builder'));
+    await keys('C-]', 'n');
+    await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
+    await keys('-l', 'never mind');
+    await keys('Enter');
+    await until('the note in the band', (s) => band(s).includes('note → planner'));
+    await keys('C-]', 'g');
+    await until('the prompt', (s) => /^goal ›/m.test(s));
+    await keys('-l', '/relevo note cancel');
+    await keys('Enter');
+    const cancelled = await until('the note cancelled', (s) => s.includes('note for the planner cancelled'));
+    expect(band(cancelled)).not.toContain('note →');
+    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    expect(run.received('planner').join('\n')).not.toContain('never mind');
+    const lines = run.journal(run.runs()[0]!);
+    expect(lines.filter((l) => l.type === 'note_cancelled')).toMatchObject([{ to: 'planner', chars: 10 }]);
+    await keys('C-]', 'q', 'y');
+  }, 120_000);
+
+  it('after done, C-] g gives the same agent processes a next goal: a new run that follows the first, rounds from 1', async () => {
+    const run = recordedRun('150');
+    await start(180, 50, run.args, [], run.cwd);
+    const first = await until('done', (s) => / · done$/.test(band(s)), 60_000);
+    expect(first).toContain('C-] g gives the same agents a next goal');
+    const [firstId] = run.runs();
+    const agentsOf = (id: string) =>
+      (JSON.parse(readFileSync(join(run.cwd, '.relevo', 'runs', id, 'lock'), 'utf8')) as { agents: { role: string; pid: number }[] })
+        .agents;
+    const firstAgents = agentsOf(firstId!);
+    expect(firstAgents).toHaveLength(2);
+    await keys('C-]', 'g');
+    await until('the goal prompt', (s) => /^goal ›/m.test(s));
+    await keys('-l', 'Document the pagination');
+    await keys('Enter');
+    await until('the second run started', (s) => s.includes('goal: Document the pagination'));
+    const second = await until('done again', (s) => / · done$/.test(band(s)) && s.includes('Goal met: Document the pagination'), 60_000);
+    expect(band(second)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
+
+    const ids = run.runs();
+    expect(ids).toHaveLength(2);
+    const secondId = ids.find((id) => id !== firstId)!;
+    const started = run.journal(secondId).find((l) => l.type === 'run_started');
+    expect(started).toMatchObject({ run_id: secondId, follows: firstId });
+    // Each run's journal has its own goal and rounds, each delivered once.
+    const delivered = (id: string) => run.journal(id).flatMap((l) => (l.type === 'delivered' ? [`${l.kind}:${l.round}:${l.to}`] : []));
+    const once = [
+      'goal:0:planner',
+      'handoff:1:builder',
+      'handoff:1:planner',
+      'handoff:2:builder',
+      'handoff:2:planner',
+      'handoff:3:builder',
+      'handoff:3:planner',
+    ];
+    expect(delivered(firstId!)).toEqual(once);
+    expect(delivered(secondId)).toEqual(once);
+    expect(run.journal(firstId!).find((l) => l.type === 'goal')).toMatchObject({ text: 'Add pagination' });
+    expect(run.journal(secondId).find((l) => l.type === 'goal')).toMatchObject({ text: 'Document the pagination' });
+    // The same processes: the second run's lock records the agents the first one started, and the first lock is gone.
+    expect(agentsOf(secondId)).toEqual(firstAgents);
+    expect(existsSync(join(run.cwd, '.relevo', 'runs', firstId!, 'lock'))).toBe(false);
+    const planner = run.received('planner');
+    expect(planner.filter((m) => /^Goal: /m.test(m)).map((m) => m.match(/^Goal: (.*)$/m)![1])).toEqual([
+      'Add pagination',
+      'Document the pagination',
+    ]);
+    expect(run.received('builder').filter((m) => m.startsWith('[relevo ronda 1 · de planner]'))).toHaveLength(2);
+    await keys('C-]', 'q', 'y');
+    const after = await until('the shell back', (s) => s.includes('exited with 0'));
+    expect(after).toContain('relevo-tui: done: Goal met: Document the pagination');
+  }, 150_000);
+});
