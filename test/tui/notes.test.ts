@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
+import { parseJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
 import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
@@ -128,5 +128,7 @@ describe("the person's word in the relay", () => {
     await keys('C-]', 'q', 'y');
     const after = await until('the shell back', (s) => s.includes('exited with 0'));
     expect(after).toContain('relevo-tui: done: Goal met: Document the pagination');
+    const shown = await relevo(['show', secondId], run.cwd);
+    expect(shown.stdout.split('\n')[0]).toBe(`run ${secondId} · done · follows ${firstId} · goal: Document the pagination`);
   }, 150_000);
 });

@@ -28,6 +28,8 @@ export type RunSummary = {
   readonly state: RunState;
   /** Why it paused; for `unreadable`, what failed. */
   readonly reason?: string;
+  /** The run it follows: a next goal given after that run's done, to the same agents. */
+  readonly follows?: string;
 };
 export type HandoffView = Readonly<
   Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes' | 'note'> & {
@@ -62,7 +64,14 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
   const lastPause = lines.findLastIndex((l) => l.type === 'paused');
   const pause =
     lastPause >= 0 && !lines.slice(lastPause).some((l) => l.type === 'resumed' || l.type === 'run_resumed') ? lines[lastPause] : undefined;
-  const base = { id, started_at: started?.ts ?? null, goal, rounds, max_rounds: maxRounds };
+  const base = {
+    id,
+    started_at: started?.ts ?? null,
+    goal,
+    rounds,
+    max_rounds: maxRounds,
+    ...(started?.follows !== undefined ? { follows: started.follows } : {}),
+  };
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };
   if (pause?.type === 'paused') return { ...base, state: 'paused', reason: pause.reason };
   return { ...base, state: live ? 'running' : 'interrupted' };
@@ -111,7 +120,8 @@ const STATUS_TEXT = { acked: 'acked', offered: 'offered (not acked)', pending: '
 
 /** `show`'s text: the run line, each handoff under its header, then the `<done>` summary. */
 export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], done: string | null): string {
-  const out = [`run ${run.id} · ${stateLabel(run)} · goal: ${run.goal === null ? '-' : (run.goal.split('\n')[0] ?? '')}`];
+  const follows = run.follows !== undefined ? ` · follows ${run.follows}` : '';
+  const out = [`run ${run.id} · ${stateLabel(run)}${follows} · goal: ${run.goal === null ? '-' : (run.goal.split('\n')[0] ?? '')}`];
   for (const h of handoffs) {
     const extra = `${h.supersedes !== undefined ? ` · replaces ${h.supersedes}` : ''}${h.digest_ok ? '' : ' · DIGEST MISMATCH'}`;
     out.push('', `── ${checkpointPath(h.lane, h.seq)} · round ${h.round} · ${h.from} → ${h.to} · ${STATUS_TEXT[h.status]}${extra}`);
