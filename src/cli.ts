@@ -32,6 +32,11 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     const { runHistory } = await import('./app/commands/runs.js');
     return runHistory(args, env, io);
   }
+  if (args[0] === 'schema') {
+    const { configJsonSchema } = await import('./app/config/relevo-toml.js');
+    io.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
   try {
     const options = parseOptions(args, env, (explicit) => loadConfig(explicit, process.cwd()));
     if (options.help) {

@@ -24,6 +24,10 @@ describe('CLI argument errors', () => {
     expect(line(['--goal', '--json'])).toBe('--goal: needs a value (for one starting with a dash, write --goal=VALUE)');
     expect(line(['--json=1'])).toBe('--json: takes no value');
     expect(line(['--help=1'])).toBe('-h: takes no value');
+    // A mistyped flag gets the nearest one.
+    expect(line(['--jsno'])).toBe('runs: unknown option --jsno — did you mean --json? (usage: relevo-tui runs [--json])');
+    expect(line(['--goals', 'x'])).toBe('runs: unknown option --goals — did you mean --goal? (usage: relevo-tui runs [--json])');
+    expect(line(['--colour'])).toBe('runs: unknown option --colour (usage: relevo-tui runs [--json])');
   });
 
   it('returns the typed values and leaves positionals to the command', () => {

@@ -1,9 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../src/app/config/options.js';
-import { loadConfig } from '../../src/app/config/relevo-toml.js';
+import { PACKAGE_ROOT } from '../../src/app/config/paths.js';
+import { configSchema, loadConfig } from '../../src/app/config/relevo-toml.js';
 import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
+import { gitRepo } from '../helpers/git.js';
 
 function project(toml: string): string {
   const cwd = tempDir();
@@ -39,11 +43,13 @@ describe('relevo.toml', () => {
   });
 
   it.each([
-    ['max_rounds = 0\n', 'relevo.toml: max_rounds: Too small: expected number to be >=1'],
-    ['max_rounds = "ten"\n', 'relevo.toml: max_rounds: Invalid input: expected number, received string'],
-    ['deliver = "email"\n', 'relevo.toml: deliver: Invalid option: expected one of "auto"|"file"|"inline"'],
-    ['maxrounds = 5\n', 'relevo.toml: unknown setting maxrounds'],
-    ['max_rounds = \n', /^relevo\.toml: not valid TOML: /],
+    ['max_rounds = 0\n', 'relevo.toml:1: max_rounds: Too small: expected number to be >=1'],
+    ['lang = "es"\nmax_rounds = "ten"\n', 'relevo.toml:2: max_rounds: Invalid input: expected number, received string'],
+    ['deliver = "email"\n', 'relevo.toml:1: deliver: Invalid option: expected one of "auto"|"file"|"inline"'],
+    ['lang = "es"\n\nmaxrounds = 5\n', 'relevo.toml:3: unknown setting maxrounds — did you mean max_rounds?'],
+    ['stal_after = "5m"\n', 'relevo.toml:1: unknown setting stal_after — did you mean stall_after?'],
+    ['colour = "red"\n', 'relevo.toml:1: unknown setting colour'],
+    ['lang = "es"\nmax_rounds = \n', /^relevo\.toml:2:14: not valid TOML: /],
   ])('refuses %j in one line naming the file and the key', (toml, message) => {
     const cwd = project(toml);
     let error: unknown;
@@ -70,6 +76,59 @@ describe('relevo.toml', () => {
 
     const bad = await relevo(['--headless', '--demo'], project('lang = "fr"\n'));
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toBe('relevo-tui: relevo.toml: lang: Invalid option: expected one of "es"|"en"');
+    expect(bad.stderr).toBe('relevo-tui: relevo.toml:1: lang: Invalid option: expected one of "es"|"en"');
+  });
+});
+
+describe('relevo.example.toml and relevo-tui schema', () => {
+  const example = readFileSync(join(PACKAGE_ROOT, 'relevo.example.toml'), 'utf8');
+  const keys = Object.keys(configSchema.shape);
+
+  it('the example is a valid relevo.toml that shows every setting (set or commented out)', () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'relevo.toml'), example);
+    expect(parse([], cwd)).toMatchObject({ planner: 'claude', builder: 'codex', maxRounds: 10, prefix: '\x1d' });
+    for (const key of keys) expect(example, key).toMatch(new RegExp(`^(# )?${key} = `, 'm'));
+  });
+
+  it('prints a JSON Schema with every setting, its type and bounds, that the example satisfies', async () => {
+    const printed = await relevo(['schema'], tempDir());
+    expect(printed.exitCode).toBe(0);
+    const schema = JSON.parse(printed.stdout) as {
+      type: string;
+      additionalProperties: boolean;
+      properties: Record<string, { type: string; enum?: string[]; minimum?: number; maximum?: number; description?: string }>;
+    };
+    expect(schema).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(Object.keys(schema.properties).sort()).toEqual([...keys].sort());
+    for (const [key, p] of Object.entries(schema.properties)) expect(p.description, key).toMatch(/\w/);
+    // Each value of the example, checked against its property as an editor would.
+    const values = parseToml(example) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(values)) {
+      const p = schema.properties[key]!;
+      expect(p.type === 'integer' ? Number.isInteger(value) : typeof value, key).toBe(p.type === 'integer' ? true : p.type);
+      if (p.enum) expect(p.enum, key).toContain(value);
+      if (p.minimum !== undefined) expect(value as number, key).toBeGreaterThanOrEqual(p.minimum);
+      if (p.maximum !== undefined) expect(value as number, key).toBeLessThanOrEqual(p.maximum);
+    }
+    expect(schema.properties.max_rounds).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(schema.properties.lang).toMatchObject({ type: 'string', enum: ['es', 'en'] });
+  });
+});
+
+describe('the state directory', () => {
+  it('relevo creates it with a .gitignore of its own, so a run leaves git status clean; one that exists is left as it is', async () => {
+    const cwd = tempDir();
+    await gitRepo(cwd);
+    const result = await relevo(['--headless', '--demo'], cwd, { PATH: '/usr/bin:/bin' });
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(cwd, '.relevo', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    expect((await execa('git', ['status', '--porcelain'], { cwd })).stdout).toBe('');
+
+    const mine = tempDir();
+    mkdirSync(join(mine, 'state'));
+    const again = await relevo(['--headless', '--demo', '--state-dir', 'state'], mine, { PATH: '/usr/bin:/bin' });
+    expect(again.exitCode).toBe(0);
+    expect(existsSync(join(mine, 'state', '.gitignore'))).toBe(false);
   });
 });

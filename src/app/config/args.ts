@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError } from '../faults/errors.js';
+import { didYouMean } from './nearest.js';
 
 type FlagSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -13,12 +14,15 @@ export type FlagsContext = { readonly where: string; readonly hint: string };
 const quotedFlag = (message: string): string | undefined => /'(-[^',\s]*)/.exec(message)?.[1];
 
 /** A node:util parseArgs error as one line naming the flag and what is wrong with it. */
-export function flagsError(error: Error, context: FlagsContext): ConfigError {
+export function flagsError(error: Error, context: FlagsContext, known: readonly string[] = []): ConfigError {
   const flag = quotedFlag(error.message);
   const firstLine = error.message.split('\n')[0] ?? 'invalid option';
   switch ((error as NodeJS.ErrnoException).code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new ConfigError(context.where, `unknown option ${flag ?? ''} (${context.hint})`);
+      return new ConfigError(
+        context.where,
+        `unknown option ${flag ?? ''}${flag?.startsWith('--') ? didYouMean(flag.slice(2), known, (n) => `--${n}`) : ''} (${context.hint})`,
+      );
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       // A string flag followed by another flag: the value may be meant to start with a dash.
       if (flag && /ambiguous/.test(error.message))
@@ -44,6 +48,6 @@ export function parseFlags<const O extends FlagSpec>(args: readonly string[], op
   try {
     return parseArgs(config);
   } catch (error) {
-    throw flagsError(error as Error, context);
+    throw flagsError(error as Error, context, Object.keys(options));
   }
 }

@@ -91,6 +91,7 @@ Commands:
   show [RUN]                 print a run's handoffs in order with their status, and its <done> summary
   doctor [options]           check the agents these options (or relevo.toml) name: binary, version
                              against the tested range, profile, reply sources; exit 1 on a problem
+  schema                     print the JSON Schema of relevo.toml (for editors; see relevo.example.toml)
 
 Exit codes:
   0  done

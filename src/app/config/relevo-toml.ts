@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse } from 'smol-toml';
+import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { LANGS } from '../../protocol/index.js';
 import { ConfigError } from '../faults/errors.js';
+import { didYouMean } from './nearest.js';
 
 /** The project's settings file, read from the working directory when it exists. */
 export const CONFIG_FILE = 'relevo.toml';
@@ -12,26 +13,37 @@ const whole = (min: number, max: number) => z.number().int().min(min).max(max);
 const text = z.string().trim().min(1);
 
 /** `relevo.toml`: the same settings as the flags (snake_case); a flag given on the command line wins. */
-const configSchema = z.strictObject({
-  planner: text.optional(),
-  builder: text.optional(),
-  planner_profile: text.optional(),
-  builder_profile: text.optional(),
-  max_rounds: whole(1, 1000).optional(),
-  lang: z.enum(LANGS).optional(),
-  state_dir: text.optional(),
-  blocked_timeout: whole(1, 86_400).optional(),
-  ready_timeout: whole(1, 86_400).optional(),
-  /** A duration, `20m` or `90s`. */
-  stall_after: text.optional(),
-  prefix: text.optional(),
-  cols: whole(20, 1000).optional(),
-  rows: whole(5, 500).optional(),
-  deliver: z.enum(['auto', 'file', 'inline']).optional(),
-  deliver_max_bytes: whole(1, 10_000_000).optional(),
-  deliver_max_lines: whole(1, 1_000_000).optional(),
-  memory: z.boolean().optional(),
-});
+export const configSchema = z
+  .strictObject({
+    planner: text.describe('the planner\'s command line, e.g. "claude --model opus" (run without a shell)').optional(),
+    builder: text.describe('the builder\'s command line, e.g. "codex"').optional(),
+    planner_profile: text
+      .describe("the planner's agent profile: a shipped name (claude, codex, gemini, opencode, qwen, sim, generic) or a .toml path")
+      .optional(),
+    builder_profile: text.describe("the builder's agent profile").optional(),
+    max_rounds: whole(1, 1000).describe('rounds before relevo pauses (default 10)').optional(),
+    lang: z.enum(LANGS).describe('language of the role prompts (default from LANG)').optional(),
+    state_dir: text.describe('where runs are journaled (default .relevo)').optional(),
+    blocked_timeout: whole(1, 86_400).describe('seconds an agent may wait on a prompt before relevo pauses (default 600)').optional(),
+    ready_timeout: whole(1, 86_400).describe('seconds a delivery waits for a busy peer (default 600)').optional(),
+    stall_after: text.describe('show a turn busy this long as stalled: a duration, 20m or 90s (default 20m)').optional(),
+    prefix: text.describe("the TUI's prefix key, as C-x (default C-])").optional(),
+    cols: whole(20, 1000).describe("columns of each agent's terminal with --headless (default 120)").optional(),
+    rows: whole(5, 500).describe("rows of each agent's terminal with --headless (default 40)").optional(),
+    deliver: z
+      .enum(['auto', 'file', 'inline'])
+      .describe('how handoffs are typed: auto, file (the path of HANDOFF.md) or inline')
+      .optional(),
+    deliver_max_bytes: whole(1, 10_000_000).describe('auto: a handoff over this many bytes goes as a file (default 4096)').optional(),
+    deliver_max_lines: whole(1, 1_000_000).describe('auto: a handoff over this many lines goes as a file (default 60)').optional(),
+    memory: z.boolean().describe('store round and done summaries in mnemosyne, when it is installed').optional(),
+  })
+  .describe('relevo-tui settings (relevo.toml): the flags, in snake_case; a flag on the command line wins');
+
+/** The JSON Schema of `relevo.toml`, for editors (taplo, Even Better TOML): `relevo-tui schema`. */
+export function configJsonSchema(): Record<string, unknown> {
+  return { title: 'relevo.toml', ...z.toJSONSchema(configSchema) };
+}
 
 /**
  * The settings of `--config FILE`, else of `relevo.toml` in `cwd` when there is one, as flag values
@@ -45,22 +57,33 @@ export function loadConfig(explicit: string | undefined, cwd: string): Record<st
     if (explicit !== undefined) throw new ConfigError('--config', `no such file: ${explicit}`);
     return {};
   }
+  const source = readFileSync(path, 'utf8');
   let raw: unknown;
   try {
-    raw = parse(readFileSync(path, 'utf8'));
+    raw = parse(source);
   } catch (error) {
-    throw new ConfigError(where, `not valid TOML: ${(error as Error).message.split('\n')[0]}`);
+    // smol-toml says where: the file's line and column lead the message, as compilers print them.
+    const at = error instanceof TomlError ? `${where}:${error.line}:${error.column}` : where;
+    throw new ConfigError(at, `not valid TOML: ${(error as Error).message.split('\n')[0]}`);
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '');
-    const message = issue.code === 'unrecognized_keys' ? `unknown setting ${key}` : `${key}: ${issue.message}`;
-    throw new ConfigError(where, message);
+    const key = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : '');
+    const near = issue.code === 'unrecognized_keys' ? didYouMean(key, Object.keys(configSchema.shape)) : '';
+    const message = issue.code === 'unrecognized_keys' ? `unknown setting ${key}${near}` : `${key}: ${issue.message}`;
+    throw new ConfigError(lineOf(source, key, where), message);
   }
   const flags: Record<string, string | boolean> = {};
   for (const [key, value] of Object.entries(parsed.data)) {
     if (value !== undefined) flags[key.replaceAll('_', '-')] = typeof value === 'boolean' ? value : String(value);
   }
   return flags;
+}
+
+/** `relevo.toml:4` for the line that sets `key` (a top-level `key = …`), else just the file. */
+function lineOf(source: string, key: string, where: string): string {
+  const top = key.split('.')[0] ?? key;
+  const index = source.split('\n').findIndex((line) => new RegExp(`^\\s*["']?${top.replace(/[^\w-]/g, '')}["']?\\s*=`).test(line));
+  return index < 0 ? where : `${where}:${index + 1}`;
 }

@@ -1,4 +1,16 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { type JournalEntry, type JournalLine, journalEntrySchema, journalLineSchema } from '../../protocol/index.js';
 import { parseJsonLines, wholeLinesLength } from '../../protocol/json-lines.js';
@@ -20,7 +32,10 @@ export function runIdFor(date: Date): string {
 export function createRunDir(stateDir: string, now = new Date()): { runId: string; dir: string } {
   const runs = join(stateDir, 'runs');
   fsFault('state-dir', runs, 'mkdir');
+  const created = !existsSync(stateDir);
   mkdirSync(runs, { recursive: true });
+  // A state directory relevo creates keeps itself out of git (`git status` stays clean).
+  if (created) writeFileSync(join(stateDir, '.gitignore'), '# created by relevo-tui: runs stay out of git\n*\n', { flag: 'wx' });
   const base = runIdFor(now);
   for (let n = 0; ; n++) {
     const runId = n === 0 ? base : `${base}-${n}`;
