@@ -21,6 +21,7 @@ import { historyView } from './history.js';
 import { inputRouter } from './input.js';
 import { KeyRouter } from './keys.js';
 import { emptyLine } from './line-editor.js';
+import { noColor } from './no-color.js';
 import { Store } from './store.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
 import { toaster } from './toaster.js';
@@ -68,6 +69,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     armed: false,
     confirmQuit: false,
     prefix: prefixName(prefix),
+    color: !noColor(env),
   });
 
   term.enter();

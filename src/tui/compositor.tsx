@@ -5,6 +5,7 @@ import Help from './components/Help.js';
 import History, { HISTORY_CHROME_ROWS } from './components/History.js';
 import { chromeLines, paneFrame } from './frame.js';
 import { type Layout, layout } from './layout.js';
+import { withoutColor } from './no-color.js';
 import { OffscreenInk } from './offscreen.js';
 import { PanePainter } from './painter.js';
 import type { Store, TuiState } from './store.js';
@@ -149,7 +150,11 @@ export class Compositor {
   }
 
   /** Chrome and help: each write ends with the cursor put back in the focused pane. */
-  #write(s: string): void {
+  #write(text: string): void {
+    this.#writeRaw(this.#store.state.color === false ? withoutColor(text) : text);
+  }
+
+  #writeRaw(s: string): void {
     if (!this.#suspended) this.#term.write(s + this.#cursor());
   }
 
@@ -172,7 +177,7 @@ export class Compositor {
     this.#framesTitle = ROLES.map((r) => title(r, s)).join('|');
     for (const role of ROLES) {
       const box = this.#view.panes[role];
-      if (box && !this.#suspended) this.#term.write(paneFrame(box.frame, title(role, s), s.focus === role));
+      if (box && !this.#suspended) this.#write(paneFrame(box.frame, title(role, s), s.focus === role));
     }
   }
 

@@ -28,6 +28,8 @@ export type TuiState = {
   readonly prefix: string;
   /** Shown in the band: `memory: blocked` (mnemosyne missing), or null. */
   readonly memory: string | null;
+  /** False with NO_COLOR: relevo's chrome has no colours (agents' screens are left as they are). */
+  readonly color?: boolean;
   /** Per role, a held delivery or a stall to show in the band (see app/attention.ts). */
   readonly notes?: Readonly<Record<Role, string | null>>;
 };

@@ -41,6 +41,9 @@ const FLAGS = {
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
 
+/** Every flag's name (`max-rounds`), for the settings file's check that each is a setting too. */
+export const FLAG_NAMES: readonly string[] = Object.keys(FLAGS);
+
 /** Where a bad flag's message points. */
 const HELP: FlagsContext = { where: 'usage', hint: 'see --help' };
 

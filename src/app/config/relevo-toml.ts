@@ -37,6 +37,16 @@ export const configSchema = z
     deliver_max_bytes: whole(1, 10_000_000).describe('auto: a handoff over this many bytes goes as a file (default 4096)').optional(),
     deliver_max_lines: whole(1, 1_000_000).describe('auto: a handoff over this many lines goes as a file (default 60)').optional(),
     memory: z.boolean().describe('store round and done summaries in mnemosyne, when it is installed').optional(),
+    goal: text.describe('the goal for the planner (else the goal prompt asks for it)').optional(),
+    headless: z.boolean().describe('no UI: one JSON line per relay event on stdout').optional(),
+    demo: z.boolean().describe('run the built-in simulated planner and builder').optional(),
+    tmux: z.boolean().describe('drive agents already running in tmux panes (planner_pane, builder_pane)').optional(),
+    tmux_launch: z.boolean().describe('start both agents in a new tmux window (a new session outside tmux)').optional(),
+    tmux_socket: text.describe('the tmux server, as tmux -L NAME (default: the current one)').optional(),
+    herdr: z.boolean().describe('drive agents already running in Herdr panes (planner_pane, builder_pane)').optional(),
+    herdr_launch: z.boolean().describe('start both agents in two new panes of the current Herdr workspace').optional(),
+    planner_pane: text.describe("the planner's pane with tmux (%3, or session:window.pane) or herdr (w1:p1)").optional(),
+    builder_pane: text.describe("the builder's pane with tmux or herdr").optional(),
   })
   .describe('relevo-tui settings (relevo.toml): the flags, in snake_case; a flag on the command line wins');
 
