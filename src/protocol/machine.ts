@@ -2,6 +2,7 @@ import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
 import { goalMessage, relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice } from './prompts.js';
 import type { Effect, GoalMessage, HandoffMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
+import { afterRestart } from './restart.js';
 import { peerOf, type Role } from './roles.js';
 import { normalizeReply } from './sanitize.js';
 import { bodySize, checkpointPath } from './schemas/checkpoint.js';
@@ -221,6 +222,13 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const p = pause({ ...state, delivering: false }, 'agent_exited', { role: event.role });
       return { state: p.state, effects: [exited, ...p.effects] };
     }
+    case 'agent-restarted':
+      return afterRestart(config, state, event, {
+        handoffMessage,
+        preambleFor,
+        dispatch,
+        resume: (s) => step(config, s, { type: 'resume' }),
+      });
     case 'pause':
       if (state.phase !== 'running') return { state, effects: [] };
       return pause(state, 'user', event.detail !== undefined ? { detail: event.detail } : {});

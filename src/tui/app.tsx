@@ -8,7 +8,7 @@ import { guardProcess } from '../app/faults/fault.js';
 import { Attention } from '../app/run/attention.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
-import { ROLES, type Role } from '../protocol/index.js';
+import { type AgentState, ROLES, type Role } from '../protocol/index.js';
 import { runState } from './band.js';
 import { commandRunner } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
@@ -80,11 +80,20 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   });
   const attention = new Attention(runner, journal, options.stallAfterMs);
   attention.onChange((notes) => store.update({ notes }));
-  for (const role of ROLES) {
+  const setState = (role: Role, state: AgentState | 'exited') =>
+    store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } }));
+  const follow = (role: Role) => {
     const agent = agents[role];
-    agent.onState((state) => store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } })));
+    agent.onState((state) => setState(role, state));
     agent.pane.onUpdate(() => compositor.schedule(role));
-  }
+  };
+  for (const role of ROLES) follow(role);
+  // An exited agent started again (C-] r): its new pane is followed and painted in place of the old one.
+  runner.onAgentRestarted((role) => {
+    follow(role);
+    setState(role, agents[role].state);
+    compositor.paneReplaced(role);
+  });
   journal.onAppend((line) => {
     const shown = toastFor(line);
     if (!shown) return;

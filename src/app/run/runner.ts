@@ -23,9 +23,10 @@ import { CheckpointStore } from '../store/checkpoints.js';
 import { gitAnchor } from '../store/git.js';
 import { doneMemory, roundMemory } from '../store/memory.js';
 import { StateWrites } from '../store/state-writes.js';
+import { type Restart, restartAgent } from './agent-restart.js';
 import { AgentWatch } from './agent-watch.js';
 import { MemoryWrites } from './memory-writes.js';
-import { localPanes, type PaneRequest } from './panes.js';
+import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
 import { type RunnerOptions, relayConfig } from './run-options.js';
 import { journalRunStart } from './run-start.js';
@@ -41,7 +42,11 @@ export { type RunnerOptions, relayConfig } from './run-options.js';
  */
 export class RelayRunner {
   readonly config: RelayConfig;
-  readonly agents: Readonly<Record<Role, AgentPane>>;
+  /** One record, shared with the transfers and the TUI: a restarted agent replaces its entry. */
+  readonly #agents: Record<Role, AgentPane>;
+  readonly #onAgentRestarted = new Emitter<Role>();
+  /** An exited agent runs again: `agents[role]` is a new AgentPane (views subscribe to it). */
+  readonly onAgentRestarted = this.#onAgentRestarted.event;
   readonly #onChange = new Emitter<RelayState>();
   readonly onChange = this.#onChange.event;
   /** Per role: hook reports of the current turn, what relevo typed for it, the agent's conversation id. */
@@ -81,14 +86,15 @@ export class RelayRunner {
       };
     };
     let panes: Record<Role, Pane>;
+    const requests = { planner: request('planner'), builder: request('builder') };
     try {
-      panes = await opener.open({ planner: request('planner'), builder: request('builder') });
+      panes = await opener.open(requests);
     } catch (error) {
       await channel?.close();
       throw error;
     }
     try {
-      return new RelayRunner(options, channel, panes);
+      return new RelayRunner(options, channel, panes, opener, requests);
     } catch (error) {
       // The run could not be journaled: the agents just started are stopped again.
       await Promise.all(ROLES.map((role) => panes[role].kill()));
@@ -102,6 +108,8 @@ export class RelayRunner {
     private readonly options: RunnerOptions,
     private readonly channel: HookChannel | null,
     panes: Record<Role, Pane>,
+    private readonly opener: PaneOpener,
+    private readonly requests: Readonly<Record<Role, PaneRequest>>,
   ) {
     this.config = relayConfig(options);
     this.store = new CheckpointStore(options.runDir, options.runId);
@@ -110,7 +118,7 @@ export class RelayRunner {
     this.#memory = new MemoryWrites(options.memory, options.journal, this.fault);
     this.#state = options.restored ?? initialState(this.config);
     journalRunStart(options, panes, channel?.socketPath ?? null);
-    this.agents = {
+    this.#agents = {
       planner: new AgentPane('planner', panes.planner, options.agents.planner.profile),
       builder: new AgentPane('builder', panes.builder, options.agents.builder.profile),
     };
@@ -151,6 +159,20 @@ export class RelayRunner {
 
   get state(): RelayState {
     return this.#state;
+  }
+
+  get agents(): Readonly<Record<Role, AgentPane>> {
+    return this.#agents;
+  }
+
+  /** Starts an exited agent again with the same command and launch flags (see agent-restart.ts). */
+  async restartAgent(role: Role): Promise<Restart> {
+    if (this.#stopping) return { ok: false, why: 'running' };
+    const { opener, requests } = this;
+    const profiles = { planner: this.spec('planner').profile, builder: this.spec('builder').profile };
+    const replaced = (r: Role) => this.#onAgentRestarted.fire(r);
+    const context = { agents: this.#agents, opener, requests, profiles, watch: this.#watch, hooks: this.#hooks, replaced };
+    return restartAgent({ ...context, runDir: this.options.runDir, dispatch: (e) => this.dispatch(e), fault: this.fault }, role);
   }
 
   /** The role's agent as this run started it: command, profile, CLI release. */
@@ -269,6 +291,7 @@ export class RelayRunner {
       this.agents[role].pane.dispose();
     }
     this.#onChange.dispose();
+    this.#onAgentRestarted.dispose();
     await this.#memory.close();
     await this.channel?.close();
   }

@@ -1,0 +1,65 @@
+/**
+ * relevo-tui as people meet it, inside a private tmux server: started with `start`, driven with
+ * `keys` (send-keys) and read with `capture` (capture-pane). A test file calls `freshTmuxServers()`.
+ */
+import { execa } from 'execa';
+import { quote } from 'shell-quote';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { BIN, tempDir } from './cli.js';
+
+let serial = 0;
+let SOCKET = `relevo-test-${process.pid}-0`;
+
+/** The tmux server (`-L` name) of the current test. */
+export const socket = (): string => SOCKET;
+
+/**
+ * A fresh tmux server for every test: a server being killed can still hold the previous name's
+ * socket, and a new-session on it then fails with "server exited unexpectedly".
+ */
+export function freshTmuxServers(): void {
+  beforeEach(() => {
+    SOCKET = `relevo-test-${process.pid}-${++serial}`;
+  });
+  afterEach(async () => {
+    await tmux('kill-server');
+  });
+}
+
+export const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
+export const capture = async () => (await tmux('capture-pane', '-p', '-t', 'relevo')).stdout;
+export const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
+
+/** The screen once `check` holds; throws with the last screen after `ms` (a generous limit, never an assertion on time). */
+export async function until(what: string, check: (screen: string) => boolean, ms = 30_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = await capture();
+    if (check(screen)) return screen;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}; the screen was:\n${screen}`);
+}
+
+/** `relevo-tui` (with `--demo` unless `extra` says otherwise) in a `cols`×`rows` tmux session named relevo. */
+export async function start(cols: number, rows: number, extra: string[] = [], env: string[] = [], cwd = tempDir()): Promise<void> {
+  const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
+  const r = await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'relevo',
+    '-x',
+    String(cols),
+    '-y',
+    String(rows),
+    '-c',
+    cwd,
+    `${command}; echo "exited with $?"; sleep 60`,
+  );
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+/** The status band's line. */
+export const band = (screen: string) => screen.split('\n').find((l) => l.startsWith('relevo · ')) ?? '';
