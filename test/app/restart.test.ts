@@ -118,6 +118,36 @@ describe('restarting an exited agent', () => {
     expect(toBuilder[1]).toContain(`${runner.config.runPath}/planner/checkpoints/1/HANDOFF.md`);
   }, 90_000);
 
+  it('with both agents killed, C-] r starts both again (the one whose exit paused the relay last) and the relay reaches done', async () => {
+    const { runner, lines, received } = await simRun();
+    runner.start(GOAL);
+    await until('round 1 delivered to the builder', () => lines.some((l) => l.type === 'delivered' && l.to === 'builder'));
+    const pids = { planner: runner.agents.planner.pane.pid!, builder: runner.agents.builder.pane.pid! };
+    process.kill(-pids.builder, 'SIGKILL');
+    await until('the builder exited', () => runner.state.pause?.role === 'builder');
+    process.kill(-pids.planner, 'SIGKILL');
+    await until('the planner exited', () => runner.state.pause?.role === 'planner');
+    const toasts: string[] = [];
+    await restartExited(runner, (text) => toasts.push(text), 'C-]');
+    expect(toasts.map((t) => t.split(':')[0])).toEqual(['restarting the builder', 'restarting the planner']);
+    await until('the run done', () => runner.state.phase === 'done', 60_000);
+    expect(lines.filter((l) => l.type === 'agent_restarted').map((l) => l.type === 'agent_restarted' && l.role)).toEqual([
+      'builder',
+      'planner',
+    ]);
+    for (const role of ['planner', 'builder'] as const) expect(runner.agents[role].pane.pid).not.toBe(pids[role]);
+    // The builder was told where round 1 is; the new planner got the goal with the first report it was sent.
+    expect(received('builder').filter((t) => t.startsWith('[relevo ronda 1 · de planner]'))).toHaveLength(1);
+    const toPlanner = received('planner');
+    expect(toPlanner).toHaveLength(4);
+    expect(toPlanner[1]).toMatch(
+      /^relevo was restarted; this run's goal, for context:\nGoal: Add pagination to \/users\n\n\[relevo ronda 1 · de builder\]/,
+    );
+    expect(new Set(lines.flatMap((l) => (l.type === 'delivered' ? [`${l.kind}:${l.to}:${l.round}`] : []))).size).toBe(
+      lines.filter((l) => l.type === 'delivered').length,
+    );
+  }, 90_000);
+
   it('cannot start an agent in a pane it does not own (tmux): the relay stays paused and one toast says what to do', async () => {
     /** A pane of a tmux session relevo mirrors (it did not start the agent there). */
     const tmuxPane = () => Object.defineProperties(new FakePane(), { where: { value: 'tmux %4' }, owned: { value: false } });
