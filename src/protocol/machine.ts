@@ -4,6 +4,7 @@ import { handoffMessage, preambleFor } from './messages.js';
 import { onCancelNote, onNote, reissue, takeNote } from './notes.js';
 import { goalMessage } from './prompts.js';
 import type { Effect, GoalMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
+import { afterRestart } from './restart.js';
 import { peerOf, type Role } from './roles.js';
 import { normalizeReply } from './sanitize.js';
 import type { JournalEntry, PauseReason } from './schemas/journal.js';
@@ -192,6 +193,13 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const p = pause({ ...state, delivering: false }, 'agent_exited', { role: event.role });
       return { state: p.state, effects: [exited, ...p.effects] };
     }
+    case 'agent-restarted':
+      return afterRestart(config, state, event, {
+        handoffMessage,
+        preambleFor,
+        dispatch,
+        resume: (s) => step(config, s, { type: 'resume' }),
+      });
     case 'pause':
       if (state.phase !== 'running') return { state, effects: [] };
       return pause(state, 'user', event.detail !== undefined ? { detail: event.detail } : {});

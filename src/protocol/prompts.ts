@@ -105,6 +105,8 @@ export type ResumeNoticeInput = {
   readonly goal: string;
   /** The handoff it was working on, when there was one (else it was working on the goal). */
   readonly handoff?: { readonly round: number; readonly from: Role; readonly path: string };
+  /** The agent itself was started again (its process had exited), not relevo. */
+  readonly agentRestarted?: boolean;
 };
 
 export function resumeNotice(lang: Lang, n: ResumeNoticeInput, preamble: string | null): string {
@@ -112,19 +114,26 @@ export function resumeNotice(lang: Lang, n: ResumeNoticeInput, preamble: string 
   const h = n.handoff;
   const es = lang === 'es';
   const lines: string[] = [];
+  const who = n.agentRestarted
+    ? es
+      ? 'relevo te reinició (tu proceso había terminado)'
+      : 'relevo restarted you (your process had exited)'
+    : es
+      ? 'relevo se reinició'
+      : 'relevo was restarted';
   if (h === undefined) {
     lines.push(
       es
-        ? 'relevo se reinició mientras trabajabas en el objetivo de abajo. Si no habías terminado, termina ahora; en cualquier caso cierra tu respuesta con el <handoff> del paso siguiente.'
-        : 'relevo was restarted while you were working on the goal below. If you had not finished, finish now; either way end your reply with the <handoff> for the next step.',
+        ? `${who} mientras trabajabas en el objetivo de abajo. Si no habías terminado, termina ahora; en cualquier caso cierra tu respuesta con el <handoff> del paso siguiente.`
+        : `${who} while you were working on the goal below. If you had not finished, finish now; either way end your reply with the <handoff> for the next step.`,
       goalLine,
     );
   } else {
     const from = es ? (h.from === 'planner' ? 'la planificadora' : 'la constructora') : `the ${h.from}`;
     lines.push(
       es
-        ? `relevo se reinició mientras trabajabas en la ronda ${h.round} de ${from}. El handoff está en ${h.path}. Si no lo habías terminado, termínalo ahora; en cualquier caso cierra tu respuesta con tu <handoff>.`
-        : `relevo was restarted while you were working on round ${h.round} from ${from}. The handoff is at ${h.path}. If you had not finished it, finish it now; either way end your reply with your <handoff>.`,
+        ? `${who} mientras trabajabas en la ronda ${h.round} de ${from}. El handoff está en ${h.path}. Si no lo habías terminado, termínalo ahora; en cualquier caso cierra tu respuesta con tu <handoff>.`
+        : `${who} while you were working on round ${h.round} from ${from}. The handoff is at ${h.path}. If you had not finished it, finish it now; either way end your reply with your <handoff>.`,
     );
     if (n.to === 'planner') lines.push(goalLine);
   }

@@ -111,6 +111,8 @@ export type RelayEvent =
   | { readonly type: 'agent-unblocked'; readonly role: Role }
   | { readonly type: 'blocked-timeout'; readonly role: Role }
   | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
+  /** An agent that exited runs again (same command and launch flags); `pid` when relevo owns its terminal. */
+  | { readonly type: 'agent-restarted'; readonly role: Role; readonly pid?: number }
   /** The person (or a signal to relevo, named in `detail`) stops the relay. */
   | { readonly type: 'pause'; readonly detail?: string }
   | { readonly type: 'resume' }

@@ -9,7 +9,7 @@ import { Attention } from '../app/run/attention.js';
 import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
-import { ROLES, type Role } from '../protocol/index.js';
+import { type AgentState, ROLES, type Role } from '../protocol/index.js';
 import { runState } from './band.js';
 import { commandRunner } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
@@ -86,11 +86,20 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   });
   const attention = new Attention(runner, journal, options.stallAfterMs);
   attention.onChange((notes) => store.update({ notes }));
-  for (const role of ROLES) {
+  const setState = (role: Role, state: AgentState | 'exited') =>
+    store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } }));
+  const follow = (role: Role) => {
     const agent = agents[role];
-    agent.onState((state) => store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } })));
+    agent.onState((state) => setState(role, state));
     agent.pane.onUpdate(() => compositor.schedule(role));
-  }
+  };
+  for (const role of ROLES) follow(role);
+  // An exited agent started again (C-] r): its new pane is followed and painted in place of the old one.
+  runner.onAgentRestarted((role) => {
+    follow(role);
+    setState(role, agents[role].state);
+    compositor.paneReplaced(role);
+  });
   journal.onAppend((line) => {
     const shown = toastFor(line, store.state.prefix);
     if (!shown) return;
@@ -140,7 +149,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     runner.start(goal);
     return true;
   };
-  const promptKeys = goalPromptKeys({ store, runner, history, toast, nextGoal });
+  const promptKeys = goalPromptKeys({ store, runner, history, toast, nextGoal, resume: () => run('resume') });
   const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys });
 
   io.stdin.on('data', onData);

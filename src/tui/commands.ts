@@ -4,6 +4,7 @@ import type { Compositor } from './compositor.js';
 import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
 import { emptyLine } from './line-editor.js';
+import { restartExited } from './restart.js';
 import type { Store } from './store.js';
 import type { Toaster } from './toaster.js';
 
@@ -38,6 +39,8 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         runner.dispatch({ type: 'pause' });
         return;
       case 'resume':
+        // An agent exited: it is started again first, and the relay goes on once it runs.
+        if (runner.state.pause?.reason === 'agent_exited') return void restartExited(runner, toast, store.state.prefix).catch(runner.fault);
         if (runner.state.phase !== 'paused') toast('the relay is not paused');
         runner.dispatch({ type: 'resume' });
         return;

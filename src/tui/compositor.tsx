@@ -131,6 +131,13 @@ export class Compositor {
     this.#painters[role]?.schedule();
   }
 
+  /** The role's agent was started again: its new screen gets a painter, sized to its box. */
+  paneReplaced(role: Role): void {
+    this.#painters[role]?.dispose();
+    delete this.#painters[role];
+    if (!this.#suspended) this.relayout();
+  }
+
   /** Another program takes the terminal: nothing is painted until `resume`. */
   suspend(): void {
     this.#suspended = true;

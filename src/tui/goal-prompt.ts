@@ -13,6 +13,8 @@ export type GoalPromptDeps = {
   readonly toast: Toaster;
   /** After `done`: starts the next run with the same agents on `goal`; false when it could not. */
   readonly nextGoal: (goal: string) => boolean;
+  /** `/relevo resume`: what the resume key does (an exited agent is started again first). */
+  readonly resume?: () => void;
 };
 
 /**
@@ -32,7 +34,7 @@ function noteProblem(state: RelayState, command: Extract<PromptCommand, { type: 
   return command.to === null ? 'no note is waiting to be sent' : `no note is waiting for the ${command.to}`;
 }
 
-export function goalPromptKeys({ store, runner, history, toast, nextGoal }: GoalPromptDeps): (data: string) => void {
+export function goalPromptKeys({ store, runner, history, toast, nextGoal, resume }: GoalPromptDeps): (data: string) => void {
   const submit = (text: string) => {
     const command = readPromptLine(text);
     if (command.type === 'error') return store.update({ promptError: command.message });
@@ -55,7 +57,7 @@ export function goalPromptKeys({ store, runner, history, toast, nextGoal }: Goal
       return;
     }
     if (command.type === 'pause') return runner.dispatch({ type: 'pause' });
-    if (command.type === 'resume') return runner.dispatch({ type: 'resume' });
+    if (command.type === 'resume') return resume ? resume() : runner.dispatch({ type: 'resume' });
     if (runner.state.phase === 'done') {
       history.add(command.goal);
       nextGoal(command.goal);

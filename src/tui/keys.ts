@@ -9,7 +9,7 @@ export const COMMANDS = {
   focus: 'switch focus to the other pane',
   zoom: 'zoom the focused pane (again: both panes)',
   pause: 'pause the relay',
-  resume: 'resume: send the pending handoff, grant another max-rounds',
+  resume: 'resume: send the pending handoff, restart an exited agent, grant another max-rounds',
   goal: 'open the goal prompt',
   note: 'a note to an agent: it rides with the next handoff to it (/relevo note cancel takes it back)',
   pending: 'show and edit the pending handoff before it is sent',

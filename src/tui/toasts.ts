@@ -43,9 +43,11 @@ export function toastFor(line: JournalLine, prefix = 'C-]'): { text: string; lev
       return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
     case 'agent_exited':
       return {
-        text: `the ${line.role} exited (code ${line.exit_code}); its work is checkpointed: quit, then relevo-tui --resume starts it again`,
+        text: `the ${line.role} exited (code ${line.exit_code}); its work is checkpointed: the prefix then r starts it again`,
         level: 'error',
       };
+    case 'agent_restarted':
+      return { text: `the ${line.role} started again${line.pid !== undefined ? ` (pid ${line.pid})` : ''}`, level: 'info' };
     case 'done':
       return { text: `done: ${line.summary.split('\n')[0]} — ${prefix} g gives the same agents a next goal`, level: 'done', notify: true };
     case 'stale':

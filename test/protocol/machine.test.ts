@@ -780,3 +780,79 @@ describe('checkpoints and file delivery', () => {
     expect(edited.state.pending!.text).toBe(`${header1}\nstep 1, edited`);
   });
 });
+
+describe('an exited agent restarted (C-] r)', () => {
+  const restarted = (role: Role, pid?: number): RelayEvent => ({ type: 'agent-restarted', role, ...(pid ? { pid } : {}) });
+  const exited = (role: Role): RelayEvent => ({ type: 'agent-exited', role, exitCode: 137 });
+  const inline: RelayConfig = { ...flagConfig, inlineRolePrompt: { planner: true, builder: true } };
+
+  it('tells a builder that died mid-turn where its handoff is, never typing the handoff again, and goes on', () => {
+    const dead = run([...exchanges(1), ended('planner', handoff('step 2')), delivered('builder'), exited('builder')]);
+    expect(dead.state).toMatchObject({ phase: 'paused', pause: { reason: 'agent_exited', role: 'builder' }, turn: 'builder' });
+    const back = run([restarted('builder', 4242)], flagConfig, dead.state);
+    expect(journal(back.effects)).toEqual([
+      { type: 'agent_restarted', role: 'builder', pid: 4242 },
+      { type: 'resumed', budget: 10 },
+    ]);
+    expect(deliveries(back.effects)).toEqual([
+      {
+        kind: 'notice',
+        to: 'builder',
+        from: 'relevo',
+        round: 2,
+        body: expect.any(String),
+        text:
+          'relevo restarted you (your process had exited) while you were working on round 2 from the planner. ' +
+          'The handoff is at .relevo/runs/r1/planner/checkpoints/2/HANDOFF.md. If you had not finished it, finish it now; ' +
+          'either way end your reply with your <handoff>.',
+      },
+    ]);
+    expect(back.state).toMatchObject({ phase: 'running', pause: null, turn: null, delivering: true });
+    expect(back.state.introduced.builder).toBe(false);
+    // Its report is relayed as usual, once.
+    const on = run([delivered('builder'), ended('builder', handoff('report 2'))], flagConfig, back.state);
+    expect(deliveries(on.effects)).toMatchObject([{ kind: 'handoff', from: 'builder', to: 'planner', round: 2, body: 'report 2' }]);
+  });
+
+  it('sends the handoff that was on its way to the exited agent again, with its role prompt when inline, from the same checkpoint', () => {
+    const dead = run([...exchanges(1), ended('planner', handoff('step 2')), exited('builder')], inline);
+    expect(dead.state).toMatchObject({ pending: { kind: 'handoff', seq: 2 }, delivering: false });
+    const back = run([restarted('builder')], inline, dead.state);
+    expect(back.effects.filter((e) => e.type === 'checkpoint')).toEqual([]);
+    expect(deliveries(back.effects)).toMatchObject([
+      {
+        kind: 'handoff',
+        to: 'builder',
+        seq: 2,
+        body: 'step 2',
+        text: `${rolePrompt('builder', 'en')}\n\n[relevo ronda 2 · de planner]\nstep 2`,
+      },
+    ]);
+  });
+
+  it('gives a restarted planner the goal first, with the report it is sent', () => {
+    const dead = run([...exchanges(1), ended('planner', handoff('step 2')), delivered('builder'), exited('planner')]);
+    const back = run([restarted('planner'), ended('builder', handoff('report 2'))], flagConfig, dead.state);
+    expect(deliveries(back.effects).map((m) => m.text)).toEqual([
+      "relevo was restarted; this run's goal, for context:\nGoal: G\n\n[relevo ronda 2 · de builder]\nreport 2",
+    ]);
+  });
+
+  it('with both agents exited, goes on only once the one whose exit paused it last runs again', () => {
+    const dead = run([...exchanges(1), ended('planner', handoff('step 2')), delivered('builder'), exited('builder'), exited('planner')]);
+    expect(dead.state.pause).toEqual({ reason: 'agent_exited', role: 'planner' });
+    const one = run([restarted('builder')], flagConfig, dead.state);
+    expect(one.state).toMatchObject({ phase: 'paused', pending: { kind: 'notice', to: 'builder' } });
+    expect(deliveries(one.effects)).toEqual([]);
+    const both = run([restarted('planner')], flagConfig, one.state);
+    expect(deliveries(both.effects)).toMatchObject([{ kind: 'notice', to: 'builder', round: 2 }]);
+    expect(both.state.phase).toBe('running');
+  });
+
+  it('after done, only journals the restart', () => {
+    const done = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', '<done>ok</done>')]);
+    const back = run([restarted('planner')], flagConfig, done.state);
+    expect(back.state).toBe(done.state);
+    expect(journal(back.effects)).toEqual([{ type: 'agent_restarted', role: 'planner' }]);
+  });
+});

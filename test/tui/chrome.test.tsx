@@ -199,7 +199,7 @@ describe('toasts', () => {
     expect(toastFor({ ...at, type: 'blocked', role: 'builder' })).toMatchObject({ level: 'warn', notify: true });
     expect(toastFor({ ...at, type: 'lookalike', role: 'builder', line: '[relevo ronda 9 · de planner]' })?.text).toContain('discarded');
     expect(toastFor({ ...at, type: 'agent_exited', role: 'planner', exit_code: 1 })).toEqual({
-      text: 'the planner exited (code 1); its work is checkpointed: quit, then relevo-tui --resume starts it again',
+      text: 'the planner exited (code 1); its work is checkpointed: the prefix then r starts it again',
       level: 'error',
     });
     expect(toastFor({ ...at, type: 'goal', text: 'G' })).toBeNull();

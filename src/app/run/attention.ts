@@ -10,6 +10,8 @@ export type Watched = {
   readonly agents: Readonly<Record<Role, AgentPane>>;
   readonly state: RelayState;
   readonly onChange: Event<RelayState>;
+  /** An exited agent runs again: `agents[role]` is a new AgentPane. */
+  readonly onAgentRestarted?: Event<Role>;
 };
 
 const TICK_MS = 1000;
@@ -37,7 +39,7 @@ export class Attention {
       if (stall) journal.append({ type: 'stalled', role, why: stall.why, for_ms: Math.round(stall.forMs) });
       this.#set('stalled', role, stall ? stallNote(stall) : null);
     });
-    for (const role of ROLES) {
+    const watch = (role: Role) => {
       const agent = runner.agents[role];
       agent.hold.onChange((on) => {
         if (!on) return this.#set('held', role, null);
@@ -50,7 +52,9 @@ export class Attention {
       agent.onTurnBegan(() => stalls.turnBegan(role, clock()));
       agent.onTurnEnded(() => stalls.turnEnded(role));
       agent.onState((state) => stalls.state(role, state, clock()));
-    }
+    };
+    for (const role of ROLES) watch(role);
+    runner.onAgentRestarted?.(watch);
     runner.onChange((state) => {
       if (state.phase === 'paused') for (const role of ROLES) runner.agents[role].hold.withdraw();
     });

@@ -20,6 +20,8 @@ export type PaneRequest = {
 export type PaneOpener = {
   readonly attached: boolean;
   open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
+  /** Starts one role's agent again in a new pane of relevo's own (absent: relevo cannot start it again). */
+  reopen?(role: Role, request: PaneRequest): Promise<Pane>;
 };
 
 /**
@@ -52,4 +54,5 @@ const local = (r: PaneRequest) => new LocalPane({ ...r, env: ownTerminalEnv(r.en
 export const localPanes: PaneOpener = {
   attached: false,
   open: async (r) => ({ planner: local(r.planner), builder: local(r.builder) }),
+  reopen: async (_role, r) => local(r),
 };

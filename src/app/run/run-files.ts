@@ -1,13 +1,17 @@
-import type { RelayConfig, RelayEvent, Role } from '../../protocol/index.js';
+import type { RelayConfig, RelayEvent, RelayState, Role } from '../../protocol/index.js';
 import type { AgentPane } from '../../pty/agent.js';
+import type { Event } from '../../pty/emitter.js';
+import { launchFor } from '../config/launch.js';
+import type { HookChannel } from '../replies/hook-channel.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { roundMemory } from '../store/memory.js';
 import { StateWrites } from '../store/state-writes.js';
 import type { MemoryWrites } from './memory-writes.js';
+import type { PaneRequest } from './panes.js';
 import { type RunnerOptions, relayConfig } from './run-options.js';
 import { Transfers } from './transfer.js';
 
-/** What belongs to one run of a runner: its settings, its checkpoints, its state writes and transfers (a next run gets new ones). */
+/** What belongs to one run of a runner (and what its agents are started with): its settings, its checkpoints, its state writes and transfers (a next run gets new ones). */
 export type RunFiles = {
   readonly config: RelayConfig;
   readonly store: CheckpointStore;
@@ -38,4 +42,37 @@ export function runFiles(options: RunnerOptions, hooks: RunHooks): RunFiles {
     acknowledged: (m) => hooks.memory.remember(roundMemory(options.runId, m.round, m.from, m.to, m.body), m.round),
   });
   return { config, store, writes, transfers };
+}
+
+/** What the role's agent is started with: its launch (flags, hook, role prompt), its environment (the profile's unset_env left out), its terminal. */
+export function paneRequest(role: Role, options: RunnerOptions, channel: HookChannel | null): PaneRequest {
+  const spec = options.agents[role];
+  const launch = launchFor(role, spec, options.lang, channel);
+  const env: Record<string, string> = {};
+  const unset = new Set(spec.profile.data.launch.unset_env);
+  for (const [k, v] of Object.entries(options.env)) if (v !== undefined && !unset.has(k)) env[k] = v;
+  const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId };
+  Object.assign(env, extraEnv, { TERM: 'xterm-256color' });
+  return {
+    argv: launch.argv,
+    env,
+    extraEnv,
+    cwd: options.cwd,
+    cols: options.cols,
+    rows: options.rows,
+    osc: spec.profile.data.screen.osc,
+  };
+}
+
+/** Resolves with the relay's state once it is done or paused (now, or at a later change). */
+export function whenSettled(state: RelayState, changes: Event<RelayState>): Promise<RelayState> {
+  const over = (s: RelayState) => s.phase === 'done' || s.phase === 'paused';
+  if (over(state)) return Promise.resolve(state);
+  return new Promise((resolve) => {
+    const sub = changes((s) => {
+      if (!over(s)) return;
+      sub.dispose();
+      resolve(s);
+    });
+  });
 }

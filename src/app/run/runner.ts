@@ -14,7 +14,7 @@ import {
 import { AgentPane, type TurnEnd } from '../../pty/agent.js';
 import { Emitter } from '../../pty/emitter.js';
 import type { Pane } from '../../pty/pane.js';
-import { type AgentSpec, launchFor } from '../config/launch.js';
+import type { AgentSpec } from '../config/launch.js';
 import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
 import { HookChannel } from '../replies/hook-channel.js';
@@ -22,11 +22,12 @@ import { type HookSlot, newSlot, readReply } from '../replies/reply-reader.js';
 import type { CheckpointStore } from '../store/checkpoints.js';
 import { gitAnchor } from '../store/git.js';
 import { doneMemory } from '../store/memory.js';
+import { type Restart, restartAgent } from './agent-restart.js';
 import { AgentWatch } from './agent-watch.js';
 import { MemoryWrites } from './memory-writes.js';
-import { localPanes, type PaneRequest } from './panes.js';
+import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
-import { type RunFiles, runFiles } from './run-files.js';
+import { paneRequest, type RunFiles, runFiles, whenSettled } from './run-files.js';
 import type { RunnerOptions } from './run-options.js';
 import { journalRunStart } from './run-start.js';
 
@@ -39,7 +40,11 @@ export { type RunnerOptions, relayConfig } from './run-options.js';
  * (journal lines, checkpoints, transfers), feeds it what the panes report, and reads each turn's reply.
  */
 export class RelayRunner {
-  readonly agents: Readonly<Record<Role, AgentPane>>;
+  /** One record, shared with the transfers and the TUI: a restarted agent replaces its entry. */
+  readonly #agents: Record<Role, AgentPane>;
+  readonly #onAgentRestarted = new Emitter<Role>();
+  /** An exited agent runs again: `agents[role]` is a new AgentPane (views subscribe to it). */
+  readonly onAgentRestarted = this.#onAgentRestarted.event;
   readonly #onChange = new Emitter<RelayState>();
   readonly onChange = this.#onChange.event;
   /** Per role: hook reports of the current turn, what relevo typed for it, the agent's conversation id. */
@@ -60,33 +65,16 @@ export class RelayRunner {
     const opener = options.panes ?? localPanes;
     const needsHook = !opener.attached && ROLES.some((role) => options.agents[role].profile.data.hook !== undefined);
     const channel = needsHook ? await HookChannel.open() : null;
-    const request = (role: Role): PaneRequest => {
-      const spec = options.agents[role];
-      const launch = launchFor(role, spec, options.lang, channel);
-      const env: Record<string, string> = {};
-      const unset = new Set(spec.profile.data.launch.unset_env);
-      for (const [k, v] of Object.entries(options.env)) if (v !== undefined && !unset.has(k)) env[k] = v;
-      const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId };
-      Object.assign(env, extraEnv, { TERM: 'xterm-256color' });
-      return {
-        argv: launch.argv,
-        env,
-        extraEnv,
-        cwd: options.cwd,
-        cols: options.cols,
-        rows: options.rows,
-        osc: spec.profile.data.screen.osc,
-      };
-    };
     let panes: Record<Role, Pane>;
+    const requests = { planner: paneRequest('planner', options, channel), builder: paneRequest('builder', options, channel) };
     try {
-      panes = await opener.open({ planner: request('planner'), builder: request('builder') });
+      panes = await opener.open(requests);
     } catch (error) {
       await channel?.close();
       throw error;
     }
     try {
-      return new RelayRunner(options, channel, panes);
+      return new RelayRunner(options, channel, panes, opener, requests);
     } catch (error) {
       // The run could not be journaled: the agents just started are stopped again.
       await Promise.all(ROLES.map((role) => panes[role].kill()));
@@ -100,10 +88,12 @@ export class RelayRunner {
     options: RunnerOptions,
     private readonly channel: HookChannel | null,
     panes: Record<Role, Pane>,
+    private readonly opener: PaneOpener,
+    private readonly requests: Readonly<Record<Role, PaneRequest>>,
   ) {
     this.#options = options;
     this.#memory = new MemoryWrites(options.memory, options.journal, this.fault);
-    this.agents = {
+    this.#agents = {
       planner: new AgentPane('planner', panes.planner, options.agents.planner.profile),
       builder: new AgentPane('builder', panes.builder, options.agents.builder.profile),
     };
@@ -150,7 +140,7 @@ export class RelayRunner {
 
   #runFiles(options: RunnerOptions): RunFiles {
     return runFiles(options, {
-      agents: this.agents,
+      agents: this.#agents,
       memory: this.#memory,
       dispatch: (event) => this.dispatch(event),
       stale: () => this.#state.stale !== null,
@@ -173,6 +163,20 @@ export class RelayRunner {
     this.#onChange.fire(this.#state);
   }
 
+  get agents(): Readonly<Record<Role, AgentPane>> {
+    return this.#agents;
+  }
+
+  /** Starts an exited agent again with the same command and launch flags (see agent-restart.ts). */
+  async restartAgent(role: Role): Promise<Restart> {
+    if (this.#stopping) return { ok: false, why: 'running' };
+    const { opener, requests } = this;
+    const profiles = { planner: this.spec('planner').profile, builder: this.spec('builder').profile };
+    const replaced = (r: Role) => this.#onAgentRestarted.fire(r);
+    const context = { agents: this.#agents, opener, requests, profiles, watch: this.#watch, hooks: this.#hooks, replaced };
+    return restartAgent({ ...context, runDir: this.#options.runDir, dispatch: (e) => this.dispatch(e), fault: this.fault }, role);
+  }
+
   /** The role's agent as this run started it: command, profile, CLI release. */
   spec(role: Role): AgentSpec {
     return this.#options.agents[role];
@@ -187,8 +191,17 @@ export class RelayRunner {
   #turnEnded(role: Role, screen: TurnEnd): void {
     failpoint('turn-end');
     // The workspace's anchor is taken while the reply is read (git status can be slow in a big repository).
-    const anchor = gitAnchor(this.#options.cwd);
-    this.#readReply(role, screen)
+    const { env, cwd } = this.#options;
+    const anchor = gitAnchor(cwd);
+    const reading = {
+      agent: this.agents[role],
+      slot: this.#hooks[role],
+      hooked: this.channel !== null,
+      env,
+      cwd,
+      stopping: () => this.#stopping,
+    };
+    readReply(reading, screen)
       .then(async (reply) => {
         this.#anchor = await anchor;
         failpoint('reply');
@@ -262,27 +275,9 @@ export class RelayRunner {
     }
   }
 
-  #readReply(role: Role, screen: TurnEnd): Promise<TurnEnd> {
-    const { env, cwd } = this.#options;
-    return readReply(
-      { agent: this.agents[role], slot: this.#hooks[role], hooked: this.channel !== null, env, cwd, stopping: () => this.#stopping },
-      screen,
-    );
-  }
-
   /** Resolves once the run is done or paused. */
   settled(): Promise<RelayState> {
-    return new Promise((resolve) => {
-      const check = (s: RelayState) => {
-        if (s.phase !== 'done' && s.phase !== 'paused') return false;
-        resolve(s);
-        return true;
-      };
-      if (check(this.#state)) return;
-      const sub = this.onChange((s) => {
-        if (check(s)) sub.dispose();
-      });
-    });
+    return whenSettled(this.#state, this.onChange);
   }
 
   /** Ends both agents and frees everything. */
@@ -295,6 +290,7 @@ export class RelayRunner {
       this.agents[role].pane.dispose();
     }
     this.#onChange.dispose();
+    this.#onAgentRestarted.dispose();
     await this.#memory.close();
     await this.channel?.close();
   }

@@ -198,6 +198,8 @@ export const journalEntrySchema = z.discriminatedUnion('type', [
     exit_code: z.number().int(),
     signal: z.number().int().optional(),
   }),
+  /** An agent that exited was started again (same command and launch flags), its pid when relevo owns its terminal. */
+  z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional() }),
 ]);
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 
