@@ -32,6 +32,18 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     const { runHistory } = await import('./app/commands/runs.js');
     return runHistory(args, env, io);
   }
+  if (args[0] === 'completion') {
+    const { COMPLETION_USAGE, SHELLS, completionScript } = await import('./app/commands/completion.js');
+    const shell = SHELLS.find((s) => s === args[1]);
+    if (shell === undefined || args.length > 2) {
+      io.stderr.write(
+        `relevo-tui: completion: ${args[1] === undefined ? 'which shell?' : `unknown shell ${args.slice(1).join(' ')}`} (usage: ${COMPLETION_USAGE})\n`,
+      );
+      return EXIT_USAGE;
+    }
+    io.stdout.write(completionScript(shell));
+    return 0;
+  }
   if (args[0] === 'schema') {
     const { configJsonSchema } = await import('./app/config/relevo-toml.js');
     io.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);

@@ -95,6 +95,7 @@ Commands:
   doctor [options]           check the agents these options (or relevo.toml) name: binary, version
                              against the tested range, profile, reply sources; exit 1 on a problem
   schema                     print the JSON Schema of relevo.toml (for editors; see relevo.example.toml)
+  completion bash|zsh|fish   print a shell completion script (flags, commands, their values)
 
 Exit codes:
   0  done
