@@ -10,7 +10,7 @@ async function complete(...words: string[]): Promise<string[]> {
     `COMP_WORDS=(relevo-tui ${words.map((w) => `'${w}'`).join(' ')})`,
     `COMP_CWORD=${words.length}`,
     '_relevo_tui',
-    'printf "%s\\n" "${COMPREPLY[@]}"',
+    `printf "%s\\n" "\${COMPREPLY[@]}"`,
   ].join('\n');
   const r = await execa('bash', ['-c', script], { cwd: tempDir() });
   return r.stdout.split('\n').filter((l) => l !== '');
