@@ -195,8 +195,6 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
     }
     case 'agent-restarted':
       return afterRestart(config, state, event, {
-        handoffMessage,
-        preambleFor,
         dispatch,
         resume: (s) => step(config, s, { type: 'resume' }),
       });

@@ -1,12 +1,11 @@
+import { handoffMessage, preambleFor } from './messages.js';
 import { goalMessage, resumeNotice } from './prompts.js';
-import type { HandoffMessage, NoticeMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
+import type { NoticeMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
 import { peerOf, type Role } from './roles.js';
 import { checkpointPath } from './schemas/checkpoint.js';
 
 /** What the machine lends the restart rule (machine.ts imports this file, so it cannot import machine.ts). */
 export type RestartRules = {
-  readonly handoffMessage: (config: RelayConfig, state: RelayState, from: Role, round: number, seq: number, body: string) => HandoffMessage;
-  readonly preambleFor: (config: RelayConfig, state: RelayState, to: Role) => string | null;
   /** The machine's `resume`. */
   readonly resume: (state: RelayState) => Step;
   /** The machine's send-now: the message becomes pending and is delivered. */
@@ -52,9 +51,9 @@ export function afterRestart(
   const p = fresh.pending;
   const mine = p !== null && p.to === role && !fresh.delivering;
   let pending: Outgoing | null = p;
-  if (mine && p.kind === 'handoff') pending = rules.handoffMessage(config, fresh, p.from, p.round, p.seq, p.body);
-  else if (mine && p.kind === 'goal') pending = { ...p, text: goalMessage(p.body, config.lang, rules.preambleFor(config, fresh, role)) };
-  else if (p === null && fresh.turn === role) pending = restartNotice(config, fresh, role, rules.preambleFor(config, fresh, role));
+  if (mine && p.kind === 'handoff') pending = handoffMessage(config, fresh, p.from, p.round, p.seq, p.body, p.note ?? null);
+  else if (mine && p.kind === 'goal') pending = { ...p, text: goalMessage(p.body, config.lang, preambleFor(config, fresh, role)) };
+  else if (p === null && fresh.turn === role) pending = restartNotice(config, fresh, role, preambleFor(config, fresh, role));
   const next: RelayState = { ...fresh, pending, turn: pending === null ? fresh.turn : null };
 
   if (next.phase === 'paused' && next.pause?.reason === 'agent_exited' && next.pause.role === role) {

@@ -106,6 +106,16 @@ describe("a person's note", () => {
     );
   });
 
+  it('stays with its handoff when the receiver exits and is started again', () => {
+    const waiting = run([{ type: 'set-step', on: true }, ended('planner', handoff('s')), note('builder', 'keep it small')], started().state);
+    const exited = run([{ type: 'resume' }, { type: 'agent-exited', role: 'builder', exitCode: 1 }], waiting.state);
+    expect(exited.state.pause?.reason).toBe('agent_exited');
+    const again = run([{ type: 'agent-restarted', role: 'builder' }], exited.state);
+    const [message] = deliveries(again.effects);
+    expect(message).toMatchObject({ seq: 2, note: 'keep it small' });
+    expect(message!.text).toBe('[relevo ronda 1 · de planner]\ns\n\n[nota de la persona]\nkeep it small');
+  });
+
   it('can be cancelled before it is sent, queued or inside a waiting handoff', () => {
     const queued = run([note('builder', 'x')], started().state);
     const cancelled = run([{ type: 'cancel-note', to: 'builder' }], queued.state);
