@@ -107,7 +107,10 @@ describe("a person's note", () => {
   });
 
   it('stays with its handoff when the receiver exits and is started again', () => {
-    const waiting = run([{ type: 'set-step', on: true }, ended('planner', handoff('s')), note('builder', 'keep it small')], started().state);
+    const waiting = run(
+      [{ type: 'set-step', on: true }, ended('planner', handoff('s')), note('builder', 'keep it small')],
+      started().state,
+    );
     const exited = run([{ type: 'resume' }, { type: 'agent-exited', role: 'builder', exitCode: 1 }], waiting.state);
     expect(exited.state.pause?.reason).toBe('agent_exited');
     const again = run([{ type: 'agent-restarted', role: 'builder' }], exited.state);
