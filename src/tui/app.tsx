@@ -165,7 +165,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`}${livesOn(agentPanes(runner), tmuxSocket)}`;
+  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(dir)}`}${await livesOn(agentPanes(runner), tmuxSocket, basename(dir))}`;
   io.stdout.write(
     `relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`,
   );

@@ -7,56 +7,13 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
 import { appended, editedProfile } from '../helpers/profiles.js';
+import { band, tuiInTmux } from '../helpers/tmux-tui.js';
 
-// A fresh tmux server for every test: a server being killed can still hold the previous name's
-// socket, and a new-session on it then fails with "server exited unexpectedly".
-let serial = 0;
-let SOCKET = `relevo-test-${process.pid}-0`;
-beforeEach(() => {
-  SOCKET = `relevo-test-${process.pid}-${++serial}`;
-});
-const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
-const capture = async () => (await tmux('capture-pane', '-p', '-t', 'relevo')).stdout;
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
-
-async function until(what: string, check: (screen: string) => boolean, ms = 30_000): Promise<string> {
-  const deadline = Date.now() + ms;
-  let screen = '';
-  while (Date.now() < deadline) {
-    screen = await capture();
-    if (check(screen)) return screen;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; the screen was:\n${screen}`);
-}
-
-afterEach(async () => {
-  await tmux('kill-server');
-});
-
-async function start(cols: number, rows: number, extra: string[] = [], env: string[] = [], cwd = tempDir()): Promise<void> {
-  const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
-  const r = await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'relevo',
-    '-x',
-    String(cols),
-    '-y',
-    String(rows),
-    '-c',
-    cwd,
-    `${command}; echo "exited with $?"; sleep 60`,
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
-}
-
-const band = (screen: string) => screen.split('\n').find((l) => l.startsWith('relevo · ')) ?? '';
+const { socket, tmux, capture, keys, until, start } = tuiInTmux();
 
 describe('the TUI in tmux', () => {
   it('shows both agents live with the band, relays to done, and quits restoring the terminal', async () => {
@@ -264,7 +221,7 @@ describe('the TUI in tmux', () => {
 
   it('attached to agents in another tmux server: mirrors their panes, relays to done, leaves them running', async () => {
     const cwd = tempDir();
-    const other = `${SOCKET}-agents`;
+    const other = `${socket()}-agents`;
     const agents = (...args: string[]) => execa('tmux', ['-L', other, ...args], { reject: false });
     const sim = (role: string) => [process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '300'];
     try {
