@@ -48,7 +48,10 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
     const client = pty.spawn('tmux', ['-L', socket(), 'attach-session', '-t', 'relevo'], { cols: 180, rows: 50, env });
     client.onData(() => {});
     try {
-      const [relevoWindow, relevoPane] = (await one('list-panes', '-t', 'relevo:0', '-F', '#{window_id} #{pane_id}')).split(' ');
+      const [relevoWindow, relevoPane] = (await one('list-panes', '-t', 'relevo:0', '-F', '#{window_id} #{pane_id}')).split(' ') as [
+        string,
+        string,
+      ];
       const person = async () =>
         (await one('list-clients', '-F', '#{client_control_mode} #{window_id}'))
           .split('\n')
@@ -91,6 +94,16 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
         );
         expect(boxRows(shown, role, 180)).toEqual(bottomOf(rows, 88, height));
       }
+      // Quitting leaves the agents in their window; the last line says which, and how to go there.
+      await tmux('send-keys', '-t', relevoPane, 'C-]', 'q');
+      await until('the shell back', (s) => s.includes('exited with'), 30_000, relevoPane);
+      const window = launched.find((l) => / relevo-\S+ %\d+$/.test(l))!.split(' ')[1]!;
+      const said = (await tmux('capture-pane', '-p', '-J', '-t', relevoPane)).stdout;
+      expect(said.split('\n').find((l) => l.startsWith('relevo-tui: '))).toMatch(
+        new RegExp(
+          `; the agents live on in tmux window ${window} of session relevo: planner in tmux ${plannerPane}, builder in tmux ${builderPane} \\(see them: tmux select-window -t relevo:${window}\\)$`,
+        ),
+      );
     } finally {
       client.kill();
     }

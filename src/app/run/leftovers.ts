@@ -92,7 +92,11 @@ export async function livesOn(panes: Readonly<Record<Role, Pane>>, tmuxSocket: s
   const inTmux = kept.map((role) => /^tmux (%\d+)$/.exec(panes[role].where)?.[1]).filter((p) => p !== undefined);
   const places = inTmux.length === kept.length ? await tmuxPlaces({ socket: tmuxSocket }, inTmux) : [];
   const name = `relevo-${runId}`;
-  const tmuxArgv = (...args: string[]) => quote(['tmux', ...(tmuxSocket !== null ? ['-L', tmuxSocket] : []), ...args]);
+  // A command to copy: quoted for a shell only where a word needs it (`relevo:relevo-…` stays as it is).
+  const tmuxArgv = (...args: string[]) =>
+    ['tmux', ...(tmuxSocket !== null ? ['-L', tmuxSocket] : []), ...args]
+      .map((a) => (/^[\w%@:.,/=+-]+$/.test(a) ? a : quote([a])))
+      .join(' ');
   if (places.length === kept.length && places.every((p) => p.session === name))
     return `; the agents live on in tmux session ${name}: ${where} (attach: ${tmuxArgv('attach', '-t', name)})`;
   const session = places[0]?.session ?? '';
