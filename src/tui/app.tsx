@@ -45,6 +45,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     rows: firstInner.height,
   });
   const { runner, journal, tmuxSocket } = opened;
+  // (A tmux session or window relevo opened for the agents is named after the first run: relevo-<id>.)
   // The run on screen: a next goal after `done` moves it to a new run (follow.ts).
   let current: CurrentRun = { dir: opened.dir, unlock: opened.unlock };
   const agents = runner.agents;
@@ -191,7 +192,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(current.dir)}`}${livesOn(agentPanes(runner), tmuxSocket)}`;
+  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(current.dir)}`}${await livesOn(agentPanes(runner), tmuxSocket, basename(opened.dir))}`;
   io.stdout.write(
     `relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`,
   );

@@ -37,12 +37,12 @@ const SHOW_CURSOR = '\x1b[?25h';
 const moveTo = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 
 /**
- * Paints a pane's headless screen into a rectangle of the real terminal, bypassing any layout
- * engine: only rows whose rendering changed since the last paint are rewritten (damage tracking
- * against the last string written per row), each as a cursor-addressed write, the whole frame in
- * synchronized output and between DECSC/DECRC so another writer's cursor (and its SGR state) is
- * left as it was. `schedule()` caps the frame rate with a single timeout that only exists while a
- * paint is pending: an idle pane costs nothing.
+ * Paints a pane's headless screen into a rectangle of the real terminal (its bottom rows, when the
+ * screen is taller), bypassing any layout engine: only rows whose rendering changed since the last
+ * paint are rewritten (damage tracking against the last string written per row), each as a
+ * cursor-addressed write, the whole frame in synchronized output and between DECSC/DECRC so
+ * another writer's cursor (and its SGR state) is left as it was. `schedule()` caps the frame rate
+ * with a single timeout that only exists while a paint is pending: an idle pane costs nothing.
  */
 export class PanePainter {
   readonly #out: Sink;
@@ -56,6 +56,9 @@ export class PanePainter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastPaintAt = -Infinity;
   #disposed = false;
+  /** The rows cut off above (see `#cut`), for the screen version and height in `#cutFor`. */
+  #cutFor = '';
+  #cutRows = 0;
   #frames = 0;
   #rows = 0;
   #bytes = 0;
@@ -123,10 +126,11 @@ export class PanePainter {
   damage(): string {
     if (this.#disposed) return '';
     const { top, left, width, height } = this.#rect;
+    const cut = this.#cut();
     let out = '';
     let count = 0;
     for (let y = 0; y < height; y++) {
-      const row = this.#screen.styledRow(y, width, 0, left);
+      const row = this.#screen.styledRow(cut + y, width, 0, left);
       if (row === this.#painted[y]) continue;
       this.#painted[y] = row;
       out += moveTo(top + y, left) + row;
@@ -156,10 +160,31 @@ export class PanePainter {
    */
   cursorSequence(focused: boolean): string {
     if (!focused) return HIDE_CURSOR;
-    const { row, col, visible } = this.#screen.cursor();
+    const { col, visible, ...at } = this.#screen.cursor();
+    const row = at.row - this.#cut();
     const { top, left, width, height } = this.#rect;
     if (!visible || row < 0 || row >= height || col < 0 || col >= width) return HIDE_CURSOR;
     return moveTo(top + row, left + col) + SHOW_CURSOR;
+  }
+
+  /**
+   * The screen's rows left out above the rectangle: none, unless the screen is taller (a tmux or
+   * Herdr pane whose size relevo does not set) and its text or cursor reaches below the rectangle;
+   * then as many as it takes to show the last row in use, where an agent's input box is.
+   */
+  #cut(): number {
+    const over = this.#screen.rows - this.#rect.height;
+    if (over <= 0) return 0;
+    const key = `${this.#screen.version}:${this.#rect.height}`;
+    if (this.#cutFor !== key) {
+      const last = Math.max(
+        this.#screen.cursorRow,
+        this.#screen.snapshot().viewport.findLastIndex((row) => row !== ''),
+      );
+      this.#cutFor = key;
+      this.#cutRows = Math.min(over, Math.max(0, last + 1 - this.#rect.height));
+    }
+    return this.#cutRows;
   }
 
   /** Cancels a pending paint; later calls do nothing. Does not dispose the screen. */

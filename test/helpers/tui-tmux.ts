@@ -27,15 +27,16 @@ export function freshTmuxServers(): void {
 }
 
 export const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
-export const capture = async () => (await tmux('capture-pane', '-p', '-t', 'relevo')).stdout;
+/** What the target (by default relevo's session: its current pane) shows. */
+export const capture = async (target = 'relevo') => (await tmux('capture-pane', '-p', '-t', target)).stdout;
 export const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
 
 /** The screen once `check` holds; throws with the last screen after `ms` (a generous limit, never an assertion on time). */
-export async function until(what: string, check: (screen: string) => boolean, ms = 30_000): Promise<string> {
+export async function until(what: string, check: (screen: string) => boolean, ms = 30_000, target = 'relevo'): Promise<string> {
   const deadline = Date.now() + ms;
   let screen = '';
   while (Date.now() < deadline) {
-    screen = await capture();
+    screen = await capture(target);
     if (check(screen)) return screen;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -135,7 +135,7 @@ describe('PanePainter', () => {
     expect(real.cursor()).toEqual({ row: 3, col: 7, visible: true });
   });
 
-  it('pads a smaller screen and crops a larger one', async () => {
+  it('pads a smaller screen and crops a larger one to its bottom rows (where an agent keeps its input box)', async () => {
     const real = await terminal();
     const small = screen(4, 2);
     await small.write(`${E}44mab${E}0m`);
@@ -149,9 +149,30 @@ describe('PanePainter', () => {
     await big.write(Array.from({ length: 9 }, (_, i) => `${i}`.repeat(30)).join('\r\n'));
     new PanePainter(out, big, RECT).paint();
     await real.write(out.take());
-    expectRectShows(real, big, RECT);
-    expect(real.snapshot().viewport[6]).toBe(`#####${'4'.repeat(16)}${'#'.repeat(19)}`);
+    // Rows 4–8 of the 9: the last row of the screen is the last of the rectangle.
+    for (let y = 0; y < RECT.height; y++)
+      expect(real.styledRow(RECT.top + y, RECT.width, RECT.left)).toBe(big.styledRow(4 + y, RECT.width));
+    expect(real.snapshot().viewport[2]).toBe(`#####${'4'.repeat(16)}${'#'.repeat(19)}`);
+    expect(real.snapshot().viewport[6]).toBe(`#####${'8'.repeat(16)}${'#'.repeat(19)}`);
     expect(real.snapshot().viewport[7]).toBe('#'.repeat(40));
+  });
+
+  it('crops a taller screen whose text and cursor end within the rectangle at its top (a fresh agent shows its banner)', async () => {
+    const real = await terminal();
+    const tall = screen(16, 9);
+    await tall.write('banner\r\n\r\n> box\r\n'); // the cursor on row 3, rows 4–8 empty
+    const out = new Sink();
+    const painter = new PanePainter(out, tall, RECT);
+    painter.paint();
+    await real.write(out.take());
+    expectRectShows(real, tall, RECT);
+    expect(real.snapshot().viewport[2]).toBe(`#####banner${' '.repeat(10)}${'#'.repeat(19)}`);
+    // Output that reaches row 6 moves the rectangle down to show it (rows 2–6).
+    await tall.write('\r\n\r\n\r\nlast');
+    painter.paint();
+    await real.write(out.take());
+    expect(real.snapshot().viewport[2]).toBe(`#####> box${' '.repeat(11)}${'#'.repeat(19)}`);
+    expect(real.snapshot().viewport[6]).toBe(`#####last${' '.repeat(12)}${'#'.repeat(19)}`);
   });
 
   it('caps the frame rate with one timer that is gone once painted', async () => {
@@ -232,6 +253,12 @@ describe('PanePainter', () => {
     await pane.write(`${E}?25h${E}5;16H`);
     painter.resize({ ...RECT, width: 10, height: 3 }); // cursor now outside the cropped rectangle
     expect(painter.cursorSequence(true)).toBe(`${E}?25l`);
+    // The cursor in the screen's last row: the rectangle shows the bottom 3 rows, the cursor in its last.
+    await pane.write(`${E}5;4H`);
+    expect(painter.cursorSequence(true)).toBe(`${E}5;9H${E}?25h`);
+    // Text and cursor in the top rows again: so is the rectangle.
+    await pane.write(`${E}2;4H`);
+    expect(painter.cursorSequence(true)).toBe(`${E}4;9H${E}?25h`);
     painter.dispose();
   });
 });

@@ -61,7 +61,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
     unlock();
     if (final.phase === 'done') return EXIT_DONE;
     // Agents in tmux or Herdr panes were let be: the line says where to find them.
-    const lives = livesOn(agentPanes(runner), opened.tmuxSocket);
+    const lives = await livesOn(agentPanes(runner), opened.tmuxSocket, basename(dir));
     const p = final.pause;
     const who = p?.role ? ` (${p.role})` : '';
     const detail = p?.detail ? `: ${p.detail}` : '';

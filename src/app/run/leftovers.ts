@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { quote } from 'shell-quote';
 import { ROLES, type Role } from '../../protocol/index.js';
+import { type TmuxServer, tmux } from '../../pty/backends/tmux.js';
 import type { Pane } from '../../pty/pane.js';
 import { allProcesses, endProcesses, hasEnv, type Proc, procStat } from '../../pty/procs.js';
 import { type AgentRecord, pidAlive, readLock } from '../store/locks.js';
@@ -65,13 +67,41 @@ export async function stopLeftovers(stateDir: string, say: (line: string) => voi
   }
 }
 
+/** Where the tmux panes are now: each one's session and window names (a pane tmux no longer has is left out). */
+async function tmuxPlaces(server: TmuxServer, panes: readonly string[]): Promise<{ session: string; window: string }[]> {
+  const places = [];
+  for (const pane of panes) {
+    const out = await tmux(server, ['display-message', '-p', '-t', pane, '#{pane_id}\t#{session_name}\t#{window_name}']).catch(() => '');
+    const [id = '', session = '', window = ''] = out.replace(/\n$/, '').split('\t');
+    if (id === pane) places.push({ session, window });
+  }
+  return places;
+}
+
 /**
  * Where agents relevo does not own live on after it exits (tmux or Herdr panes), for its exit line:
  * `; the agents live on: planner in tmux %3, builder in tmux %4 (tmux -L sock)`, or '' when relevo owned them.
+ * Agents still in the session or window `--tmux-launch` opened for run `runId` (`relevo-<runId>`) are
+ * named by it, with the command that shows them: `; the agents live on in tmux session relevo-<runId>:
+ * … (attach: tmux -L sock attach -t relevo-<runId>)`.
  */
-export function livesOn(panes: Readonly<Record<Role, Pane>>, tmuxSocket: string | null = null): string {
+export async function livesOn(panes: Readonly<Record<Role, Pane>>, tmuxSocket: string | null, runId: string): Promise<string> {
   const kept = ROLES.filter((role) => !panes[role].owned);
   if (kept.length === 0) return '';
-  const socket = tmuxSocket !== null && kept.some((role) => panes[role].where.startsWith('tmux ')) ? ` (tmux -L ${tmuxSocket})` : '';
-  return `; the agents live on: ${kept.map((role) => `${role} in ${panes[role].where}`).join(', ')}${socket}`;
+  const where = kept.map((role) => `${role} in ${panes[role].where}`).join(', ');
+  const inTmux = kept.map((role) => /^tmux (%\d+)$/.exec(panes[role].where)?.[1]).filter((p) => p !== undefined);
+  const places = inTmux.length === kept.length ? await tmuxPlaces({ socket: tmuxSocket }, inTmux) : [];
+  const name = `relevo-${runId}`;
+  // A command to copy: quoted for a shell only where a word needs it (`relevo:relevo-…` stays as it is).
+  const tmuxArgv = (...args: string[]) =>
+    ['tmux', ...(tmuxSocket !== null ? ['-L', tmuxSocket] : []), ...args]
+      .map((a) => (/^[\w%@:.,/=+-]+$/.test(a) ? a : quote([a])))
+      .join(' ');
+  if (places.length === kept.length && places.every((p) => p.session === name))
+    return `; the agents live on in tmux session ${name}: ${where} (attach: ${tmuxArgv('attach', '-t', name)})`;
+  const session = places[0]?.session ?? '';
+  if (places.length === kept.length && places.every((p) => p.window === name && p.session === session))
+    return `; the agents live on in tmux window ${name} of session ${session}: ${where} (see them: ${tmuxArgv('select-window', '-t', `${session}:${name}`)})`;
+  const socket = tmuxSocket !== null && inTmux.length > 0 ? ` (tmux -L ${tmuxSocket})` : '';
+  return `; the agents live on: ${where}${socket}`;
 }

@@ -23,6 +23,7 @@ const FIELDS = [
   '#{pane_pid}',
   '#{pane_current_command}',
   '#{pane_current_path}',
+  '#{session_id}',
   '#{pane_title}',
 ].join('\t');
 /** Lines of history pulled into the mirror at most per look. */
@@ -58,11 +59,13 @@ export type TmuxPaneInfo = {
   readonly pid: number;
   readonly command: string;
   readonly cwd: string;
+  /** The session the pane is in (`$2`): the one the control client attaches to. */
+  readonly session: string;
   readonly title: string;
 };
 
 function parseInfo(line: string): TmuxPaneInfo {
-  const [id, w, h, x, y, hist, dead, status, pid, command, cwd, ...title] = line.split('\t');
+  const [id, w, h, x, y, hist, dead, status, pid, command, cwd, session, ...title] = line.split('\t');
   return {
     id: id ?? '',
     cols: Number(w),
@@ -74,6 +77,7 @@ function parseInfo(line: string): TmuxPaneInfo {
     pid: Number(pid),
     command: command ?? '',
     cwd: cwd ?? '',
+    session: session ?? '',
     title: title.join('\t'),
   };
 }
@@ -109,6 +113,8 @@ type ControlOptions = { stdin: 'pipe'; stdout: 'pipe'; stderr: 'ignore'; buffer:
  * A tmux control-mode client (`tmux -C attach -f no-output,ignore-size`): commands go down its
  * stdin and their output comes back between `%begin`/`%end`, so looking at a pane many times a
  * second starts no process. It does not change the session's size and gets no pane output.
+ * `session` is a session id (`$2`), never a pane or window: attaching to one of those makes it the
+ * session's current window, and every client of the session (the person's) would switch to it.
  */
 export class TmuxControl {
   readonly #child: ResultPromise<ControlOptions>;
@@ -116,8 +122,8 @@ export class TmuxControl {
   #block: { lines: string[]; mine: boolean } | null = null;
   #closed = false;
 
-  constructor(server: TmuxServer, target: string) {
-    const argv = [...(server.socket ? ['-L', server.socket] : []), '-C', 'attach-session', '-f', 'no-output,ignore-size', '-t', target];
+  constructor(server: TmuxServer, session: string) {
+    const argv = [...(server.socket ? ['-L', server.socket] : []), '-C', 'attach-session', '-f', 'no-output,ignore-size', '-t', session];
     const options: ControlOptions = { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false, reject: false };
     this.#child = execa('tmux', argv, options);
     createInterface({ input: this.#child.stdout! }).on('line', (line) => this.#line(line));
@@ -178,14 +184,15 @@ export class TmuxControl {
 export class TmuxSource implements MirrorSource {
   readonly where: string;
   #history: number | null = null;
+  /** Started at the first look, on the pane's session (a pane id is the only target it gets). */
   #control: TmuxControl | null = null;
+  #closed = false;
 
   constructor(
     readonly server: TmuxServer,
     readonly paneId: string,
   ) {
     this.where = `tmux ${paneId}`;
-    if (/^%\d+$/.test(paneId)) this.#control = new TmuxControl(server, paneId);
   }
 
   /** The control client when it runs, else one tmux process per command. */
@@ -201,6 +208,7 @@ export class TmuxSource implements MirrorSource {
   }
 
   close(): void {
+    this.#closed = true;
     this.#control?.close();
   }
 
@@ -210,6 +218,8 @@ export class TmuxSource implements MirrorSource {
     const out = `${info0}${await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId])}`;
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
     const info = parseInfo(first);
+    if (this.#control === null && !this.#closed && /^%\d+$/.test(this.paneId) && /^\$\d+$/.test(info.session))
+      this.#control = new TmuxControl(this.server, info.session);
     const lines = rest.slice(0, info.rows).map((l) => l.replace(/ +$/, ''));
     const grown = this.#history === null ? 0 : Math.min(info.history - this.#history, MAX_SCROLLED);
     this.#history = info.history;
