@@ -3,6 +3,7 @@ import { readRun } from '../app/commands/runs.js';
 import type { Options } from '../app/config/options.js';
 import { DEMO_GOAL } from '../app/config/options.js';
 import { prefixName } from '../app/config/prefix.js';
+import { resumeCommand } from '../app/config/self.js';
 import { untestedNote } from '../app/config/versions.js';
 import { guardProcess } from '../app/faults/fault.js';
 import { Attention } from '../app/run/attention.js';
@@ -192,7 +193,7 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: relevo-tui --resume ${basename(current.dir)}`}${await livesOn(agentPanes(runner), tmuxSocket, basename(opened.dir))}`;
+  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: ${resumeCommand(basename(current.dir), options.stateDir)}`}${await livesOn(agentPanes(runner), tmuxSocket, basename(opened.dir))}`;
   io.stdout.write(
     `relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`,
   );

@@ -1,3 +1,4 @@
+import { self } from '../app/config/self.js';
 import type { RelayRunner } from '../app/run/runner.js';
 import { ROLES, type Role } from '../protocol/index.js';
 import type { Toaster } from './toaster.js';
@@ -20,7 +21,7 @@ export async function restartExited(runner: RelayRunner, toast: Toaster, prefix:
     const pane = runner.agents[role].pane;
     if (!pane.owned) {
       toast(
-        `the ${role} ran in ${pane.where}: relevo cannot start it there; start it in that pane, quit (${prefix} q), then relevo-tui --resume`,
+        `the ${role} ran in ${pane.where}: relevo cannot start it there; start it in that pane, quit (${prefix} q), then ${self()} --resume`,
         'warn',
       );
       return;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cut, formatRunsTable, parseJournalText, summarizeRun } from '../../src/app/commands/runs.js';
 import { CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
 import { formatHeader, type JournalEntry, journalLineSchema, type Role } from '../../src/protocol/index.js';
-import { relevo, tempDir } from '../helpers/cli.js';
+import { relevo, SELF, tempDir } from '../helpers/cli.js';
 
 const agent = { command: ['sim'], profile: 'sim' };
 const started = (id: string, max_rounds: number): JournalEntry => ({
@@ -308,7 +308,7 @@ describe('relevo-tui show', () => {
       const r = await relevo(['show', run, '--state-dir', tmp], tmp, env);
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`relevo-tui: show: no run ${run} in ${tmp}/runs (see relevo-tui runs)`);
+      expect(r.stderr).toBe(`relevo-tui: show: no run ${run} in ${tmp}/runs (see ${SELF} runs)`);
     }
   });
 

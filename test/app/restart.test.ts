@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
+import { self } from '../../src/app/config/self.js';
 import { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
@@ -190,7 +191,7 @@ describe('restarting an exited agent', () => {
     const toasts: string[] = [];
     await restartExited(runner, (text) => toasts.push(text), 'C-]');
     expect(toasts).toEqual([
-      'the builder ran in tmux %4: relevo cannot start it there; start it in that pane, quit (C-] q), then relevo-tui --resume',
+      `the builder ran in tmux %4: relevo cannot start it there; start it in that pane, quit (C-] q), then ${self()} --resume`,
     ]);
     expect(runner.agents.builder.pane).toBe(panes.builder);
     expect(runner.state).toMatchObject({ phase: 'paused', pause: { reason: 'agent_exited', role: 'builder' } });

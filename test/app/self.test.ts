@@ -26,7 +26,13 @@ describe('the command relevo suggests for itself', () => {
     const other = install();
     // Another relevo-tui on the PATH is not this one.
     expect(selfCommand({ PATH: other.bin, npm_command: 'exec' }, script, '/')).toBe('npx relevo-tui');
-    expect(selfCommand({ PATH: '/usr/bin', npm_lifecycle_event: 'demo' }, script, root)).toBe('npx relevo-tui');
+    expect(selfCommand({ PATH: '/usr/bin', npm_command: 'run-script', npm_package_name: 'relevo-tui' }, script, root)).toBe(
+      'npx relevo-tui',
+    );
+    // Another package's script (its tests, say) running this relevo-tui: not npx.
+    expect(selfCommand({ PATH: '/usr/bin', npm_command: 'test', npm_package_name: 'relevo-tui' }, script, root)).toBe(
+      'node lib/relevo-tui.js',
+    );
     expect(selfCommand({ PATH: other.bin }, script, root)).toBe('node lib/relevo-tui.js');
     expect(selfCommand({ PATH: '' }, script, '/elsewhere')).toBe(`node ${script}`);
     expect(selfCommand({}, join(tempDir('with space '), 'r.js'), '/')).toMatch(/^node '.*with space .*r\.js'$/);

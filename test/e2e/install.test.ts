@@ -50,5 +50,14 @@ describe('the installed package', () => {
     expect(last).toMatchObject({ type: 'done', rounds: 3 });
     // Its runs are journaled in the project it ran in, kept out of git.
     expect(existsSync(join(project, '.relevo', '.gitignore'))).toBe(true);
+    // A run that pauses says how to go on, with the command as this user runs it.
+    const paused = await run(['--headless', '--demo', '--max-rounds', '1', '--state-dir', 'my runs']);
+    expect(paused.exitCode).toBe(3);
+    const id = readdirSync(join(project, 'my runs', 'runs'))[0]!;
+    expect(paused.stderr).toContain(`; go on with: relevo-tui --resume ${id} --state-dir 'my runs'`);
+    // The suggested command, as given, goes on with the run.
+    const resumed = await run(['--headless', '--resume', id, '--state-dir', 'my runs']);
+    expect([0, 3], resumed.stderr).toContain(resumed.exitCode);
+    expect(readFileSync(join(project, 'my runs', 'runs', id, 'events.jsonl'), 'utf8')).toContain('"type":"run_resumed"');
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, recordedSims, relevo, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, recordedSims, relevo, SELF, tempDir } from '../helpers/cli.js';
 import { fakeMnemosyne } from '../helpers/fake-mnemosyne.js';
 import { gitRepo } from '../helpers/git.js';
 
@@ -135,7 +135,7 @@ describe.concurrent('offer and ack', () => {
     expect(resumed.stderr).toMatch(
       /^relevo-tui: paused: ack_refused \(planner\): digest mismatch: builder\/checkpoints\/1 changed after it was written/,
     );
-    expect(resumed.stderr).toContain(`go on with: relevo-tui --resume ${runId}`);
+    expect(resumed.stderr).toContain(`go on with: ${SELF} --resume ${runId}`);
     expect(received('planner').slice(before).join('\n')).not.toContain('rm -rf');
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
     expect(lines.at(-1)).toMatchObject({ type: 'paused', reason: 'ack_refused', role: 'planner', pending_round: 1, pending_to: 'planner' });
@@ -150,7 +150,7 @@ describe.concurrent('offer and ack', () => {
     const unknown = await relevo(['--headless', '--resume', '20990101-000000-000'], cwd);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr.trim()).toBe(
-      `relevo-tui: --resume: no run 20990101-000000-000 in ${join(cwd, '.relevo', 'runs')} (see relevo-tui runs)`,
+      `relevo-tui: --resume: no run 20990101-000000-000 in ${join(cwd, '.relevo', 'runs')} (see ${SELF} runs)`,
     );
     expect((await relevo(['--headless', '--demo'], cwd)).exitCode).toBe(0);
     const done = await relevo(['--headless', '--resume'], cwd);

@@ -17,14 +17,17 @@ export function tempDir(prefix = 'relevo-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Runs `relevo-tui` as a user would (no stdin), in `cwd`. */
+/** How relevo-tui names itself in the commands it suggests when run as `relevo` runs it (node and the bin's path). */
+export const SELF = quote(['node', BIN]);
+
+/** Runs `relevo-tui` as a user would (no stdin), in `cwd`: as `node bin/relevo-tui.js`, not through npm. */
 export function relevo(args: readonly string[], cwd: string, env: Record<string, string> = {}) {
   return execa(process.execPath, [BIN, ...args], {
     cwd,
     reject: false,
     stdin: 'ignore',
     timeout: 90_000,
-    env: { LANG: 'C.UTF-8', ...env },
+    env: { LANG: 'C.UTF-8', npm_command: '', ...env },
   });
 }
 

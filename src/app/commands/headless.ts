@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { Options } from '../config/options.js';
+import { resumeCommand } from '../config/self.js';
 import { guardProcess } from '../faults/fault.js';
 import { goalOf } from '../run/agent-specs.js';
 import { Attention } from '../run/attention.js';
@@ -71,7 +72,7 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
         ? `; round ${final.pending.round} for the ${final.pending.to} is kept`
         : `; round ${final.pending.round} for the ${final.pending.to} could not be checkpointed: --resume asks the ${final.pending.from} again`;
     io.stderr.write(
-      `relevo-tui: paused: ${p?.reason ?? 'unknown'}${who}${detail}${kept} — journal: ${journal.path}; go on with: relevo-tui --resume ${basename(dir)}${lives}\n`,
+      `relevo-tui: paused: ${p?.reason ?? 'unknown'}${who}${detail}${kept} — journal: ${journal.path}; go on with: ${resumeCommand(basename(dir), options.stateDir)}${lives}\n`,
     );
     return EXIT_PAUSED;
   } finally {

@@ -8,9 +8,11 @@ import {
   versionIn,
   versionVerdict,
 } from '../../protocol/index.js';
+
 import { compileProfile } from '../../pty/profile.js';
 import type { AgentSpec } from './launch.js';
 import { unwrapEnv } from './profiles.js';
+import { self } from './self.js';
 
 /**
  * How long an agent CLI may take to print its version. Gemini CLI 0.61 loads its whole bundle twice
@@ -78,7 +80,7 @@ export function untestedNote(role: Role, spec: AgentSpec): string | null {
   const name = spec.profile.data.id;
   if (cli === undefined || (cli.status === 'found' && cli.verdict === 'tested')) return null;
   if (cli.status === 'unknown') return `the ${role}'s ${name} version is unknown (${cli.detail}); tested: ${cli.range}`;
-  return `the ${role} runs ${name} ${cli.version}, ${cli.verdict} than the tested ${cli.range}: relevo goes on (relevo-tui doctor checks it)`;
+  return `the ${role} runs ${name} ${cli.version}, ${cli.verdict} than the tested ${cli.range}: relevo goes on (${self()} doctor checks it)`;
 }
 
 /** The journal's warning about an agent CLI outside its profile's tested range (or of unknown release). */

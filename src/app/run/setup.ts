@@ -4,6 +4,7 @@ import type { JournalLine, Role } from '../../protocol/index.js';
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
 import type { Options } from '../config/options.js';
+import { self } from '../config/self.js';
 import { withCliVersions } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { startError } from '../faults/fault.js';
@@ -156,7 +157,7 @@ export function findRun(stateDir: string, run: string): string {
   const runs = join(stateDir, 'runs');
   if (run !== 'latest') {
     const dir = join(runs, run);
-    if (!existsSync(join(dir, 'events.jsonl'))) throw new ConfigError('--resume', `no run ${run} in ${runs} (see relevo-tui runs)`);
+    if (!existsSync(join(dir, 'events.jsonl'))) throw new ConfigError('--resume', `no run ${run} in ${runs} (see ${self()} runs)`);
     return dir;
   }
   const ids = existsSync(runs)
