@@ -10,6 +10,7 @@ import { Attention } from '../app/run/attention.js';
 import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
+import { firstRunNote } from '../app/store/journal.js';
 import { type AgentState, ROLES, type Role } from '../protocol/index.js';
 import { runState } from './band.js';
 import { commandRunner } from './commands.js';
@@ -23,6 +24,7 @@ import { inputRouter } from './input.js';
 import { KeyRouter } from './keys.js';
 import { emptyLine } from './line-editor.js';
 import { noColor } from './no-color.js';
+import { pickAgents } from './pick-agents.js';
 import { Store } from './store.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
 import { toaster } from './toaster.js';
@@ -34,12 +36,16 @@ import { faultWatcher, toastFor } from './toasts.js';
  * routed (input.ts) to the agents, the prefix commands (commands.ts) and the goal prompt
  * (goal-prompt.ts), then everything taken down again in order.
  */
-export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
+export async function runTui(given: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
+  const cwd = process.cwd();
+  // Nothing names the agents: the person picks them before any starts (pick-agents.tsx), or quits.
+  const picked = await pickAgents(given, env, io, cwd);
+  if (typeof picked === 'number') return picked;
+  const { options } = picked;
   const resuming = options.resume !== false;
   const goal = resuming ? null : (options.goal ?? (options.demo ? DEMO_GOAL : null));
   const term = new RealTerminal(io);
   const prefix = options.prefix;
-  const cwd = process.cwd();
   const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
   const opened = await openRun(options, version, env, {
     cols: firstInner.width,
@@ -117,6 +123,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     const note = untestedNote(role, runner.spec(role));
     if (note !== null) toast(`untested: ${note}`, 'warn');
   }
+  if (opened.createdStateDir) toast(firstRunNote(options.stateDir));
+  picked.started(toast);
 
   /** While another program (the editor) runs, relevo neither paints nor reads the keyboard. */
   const handOver = async <T,>(program: () => Promise<T>): Promise<T> => {

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { agentsUnnamed, installedAgents, noAgentsError } from '../config/installed.js';
 import type { Options } from '../config/options.js';
 import { resumeCommand } from '../config/self.js';
 import { guardProcess } from '../faults/fault.js';
@@ -7,6 +8,7 @@ import { Attention } from '../run/attention.js';
 import { livesOn } from '../run/leftovers.js';
 import type { RelayRunner } from '../run/runner.js';
 import { agentPanes, openRun } from '../run/setup.js';
+import { firstRunNote } from '../store/journal.js';
 
 export const EXIT_DONE = 0;
 export const EXIT_PAUSED = 3;
@@ -21,6 +23,8 @@ type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.Writ
  * at the first pause. A signal, or stdout closed by its reader (`| head`), pauses the run the same way.
  */
 export async function runHeadless(options: Options, version: string, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  // Nothing names the agents: no one is there to pick them, so one line says what was found and how to name them.
+  if (agentsUnnamed(options)) throw noAgentsError(installedAgents(env.PATH ?? ''));
   const goal = options.resume === false ? goalOf(options) : null;
   let runner: RelayRunner | null = null;
   /** Why the relay is to pause, when that came before the relay was running. */
@@ -48,6 +52,9 @@ export async function runHeadless(options: Options, version: string, env: NodeJS
     });
     const { journal, dir, unlock } = opened;
     runner = opened.runner;
+    // Once, for a person at a terminal: a script's stderr keeps only what went wrong, in one line.
+    if (opened.createdStateDir && (io.stderr as NodeJS.WriteStream).isTTY === true)
+      io.stderr.write(`relevo-tui: ${firstRunNote(options.stateDir)}\n`);
     const unguard = guardProcess(runner.fault);
     const attention = new Attention(runner, journal, options.stallAfterMs);
     if (goal === null) runner.resumeRun();

@@ -21,10 +21,18 @@ export function splitCommand(line: string, where: string): string[] {
   return argv;
 }
 
+/**
+ * Where `program` is on `path` (an executable file), or null: the one lookup a run, `doctor` and
+ * agent detection share. An empty `path` finds nothing (`which` alone would search the process's PATH).
+ */
+export function findProgram(program: string, path: string): string | null {
+  return path === '' ? null : which.sync(program, { nothrow: true, path });
+}
+
 /** argv with its program resolved on PATH; a clear error when it cannot be run. */
 export function resolveProgram(argv: readonly string[], where: string, path = process.env.PATH ?? ''): string[] {
   const [program, ...rest] = argv;
-  const found = program === undefined ? null : which.sync(program, { nothrow: true, path });
+  const found = program === undefined ? null : findProgram(program, path || (process.env.PATH ?? ''));
   if (found === null) throw new ConfigError(where, `command not found: ${program ?? ''}`);
   return [found, ...rest];
 }

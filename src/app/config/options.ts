@@ -54,6 +54,8 @@ export const USAGE = `Usage: relevo-tui [options]
        relevo-tui doctor [options]
 
 Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.
+With no --planner/--builder (nor relevo.toml naming them), the TUI offers the agent CLIs found on the
+PATH (claude, codex, gemini, opencode, qwen) to pick from; --headless exits 2 saying what it found.
 
 Options:
   --headless                 no UI: print one JSON line per relay event on stdout

@@ -24,6 +24,8 @@ export type OpenedRun = {
   journal: Journal;
   dir: string;
   resumed: boolean;
+  /** This run made the state directory: the first run there (the person is told where runs go). */
+  createdStateDir: boolean;
   unlock: () => void;
   /** The tmux server's socket (`-L`) when the agents run in tmux panes on a named one. */
   tmuxSocket: string | null;
@@ -90,7 +92,7 @@ export async function createRun(
   const { panes } = backend;
   const agents = await withCliVersions(backend.agents, env);
   const stateDir = resolve(cwd, options.stateDir);
-  const { runId, dir } = atStart(stateDir, () => createRunDir(stateDir));
+  const { runId, dir, created } = atStart(stateDir, () => createRunDir(stateDir));
   name = `relevo-${runId}`;
   let unlock = () => {};
   let journal: Journal | null = null;
@@ -113,7 +115,7 @@ export async function createRun(
       panes,
       tmuxSocket: tmuxSocketOf(options),
     });
-    return { runner, journal, dir, resumed: false, unlock, tmuxSocket: tmuxSocketOf(options) };
+    return { runner, journal, dir, resumed: false, createdStateDir: created, unlock, tmuxSocket: tmuxSocketOf(options) };
   } catch (error) {
     // Nothing is left locked, and a run that never journaled a line is not left at all.
     journal?.close();
@@ -261,7 +263,7 @@ export async function resumeRun(
         diff_stat: stale.diff,
       });
     }
-    return { runner, journal, dir, resumed: true, unlock, tmuxSocket: tmuxSocketOf(where) };
+    return { runner, journal, dir, resumed: true, createdStateDir: false, unlock, tmuxSocket: tmuxSocketOf(where) };
   } catch (error) {
     await runner?.stop();
     journal?.close();

@@ -28,8 +28,14 @@ export function runIdFor(date: Date): string {
   );
 }
 
-/** Creates `<stateDir>/runs/<run-id>/`, exclusively: a second run in the same millisecond gets a suffix. */
-export function createRunDir(stateDir: string, now = new Date()): { runId: string; dir: string } {
+/** Said once, when relevo has just created the state directory (`stateDir` as the person named it). */
+export const firstRunNote = (stateDir: string): string => `runs are journaled in ${stateDir.replace(/\/+$/, '')}/ (kept out of git)`;
+
+/**
+ * Creates `<stateDir>/runs/<run-id>/`, exclusively: a second run in the same millisecond gets a suffix.
+ * `created` says the state directory itself was made now (the first run there).
+ */
+export function createRunDir(stateDir: string, now = new Date()): { runId: string; dir: string; created: boolean } {
   const runs = join(stateDir, 'runs');
   fsFault('state-dir', runs, 'mkdir');
   const created = !existsSync(stateDir);
@@ -42,7 +48,7 @@ export function createRunDir(stateDir: string, now = new Date()): { runId: strin
     const dir = join(runs, runId);
     try {
       mkdirSync(dir);
-      return { runId, dir };
+      return { runId, dir, created };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }

@@ -1,0 +1,168 @@
+/**
+ * `relevo-tui` alone, in a project directory, as people meet it in a terminal: nothing names the
+ * agents, so relevo finds the agent CLIs on the PATH and asks which plays the planner and which the
+ * builder before any starts. The agents here are fakes named `claude` and `codex` on a temporary PATH
+ * that are really the built-in simulator (the picker and the journal are what is tested, not a relay).
+ */
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { quote } from 'shell-quote';
+import { describe, expect, it } from 'vitest';
+import type { JournalLine } from '../../src/protocol/index.js';
+import { BIN, parseJournal, tempDir } from '../helpers/cli.js';
+import { freshTmuxServers, keys, tmux, until } from '../helpers/tui-tmux.js';
+
+freshTmuxServers();
+
+/** Fake agent CLIs: `--version` answers as the real one would, anything else runs the simulator in `role`. */
+function fakeAgents(agents: Readonly<Record<string, { role: 'planner' | 'builder'; version: string }>>): string {
+  const dir = tempDir('relevo-picker-bin-');
+  for (const [name, { role, version }] of Object.entries(agents)) {
+    const sim = quote([process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '150']);
+    writeFileSync(join(dir, name), `#!/bin/sh\ncase "$1" in --version) echo ${quote([version])}; exit 0;; esac\nexec ${sim}\n`);
+    chmodSync(join(dir, name), 0o755);
+  }
+  return dir;
+}
+
+const CLAUDE_AND_CODEX = {
+  claude: { role: 'planner', version: '2.1.332 (Claude Code)' },
+  codex: { role: 'builder', version: 'codex-cli 0.171.0' },
+} as const;
+
+/** `relevo-tui` with no arguments at all, in `cwd`, with `bin` and the system's directories as its PATH. */
+async function startBare(cwd: string, bin: string): Promise<void> {
+  const command = quote(['env', `PATH=${bin}:/usr/bin:/bin`, 'LANG=C.UTF-8', process.execPath, BIN]);
+  const r = await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'relevo',
+    '-x',
+    '160',
+    '-y',
+    '40',
+    '-c',
+    cwd,
+    `${command}; echo "exited with $?"; sleep 60`,
+  );
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+/** The run_started lines of the runs in `cwd`'s state dir, oldest first. */
+function runsStarted(cwd: string): Extract<JournalLine, { type: 'run_started' }>[] {
+  const runs = join(cwd, '.relevo', 'runs');
+  if (!existsSync(runs)) return [];
+  return readdirSync(runs)
+    .sort()
+    .map((id) => parseJournal(readFileSync(join(runs, id, 'events.jsonl'), 'utf8'))[0] as Extract<JournalLine, { type: 'run_started' }>);
+}
+
+const picker = (s: string) => s.includes('relevo-tui · which agents?');
+/** The goal prompt in the chrome, with both agents' panes above it. */
+const goalPrompt = (s: string) => /^goal ›/m.test(s) && s.includes('planner · ') && s.includes('builder · ');
+
+/** Closes the goal prompt (Esc), then quits relevo (C-] q, y) and ends the session. */
+async function quit(): Promise<string> {
+  await keys('Escape');
+  await until('the goal prompt closed', (s) => !/^goal ›/m.test(s));
+  await keys('C-]', 'q');
+  await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
+  await keys('y');
+  const after = await until('the shell back', (s) => s.includes('exited with'));
+  await tmux('kill-session', '-t', 'relevo');
+  return after;
+}
+
+describe('relevo-tui with no flags: the agent picker', () => {
+  it('offers the agent CLIs on the PATH, Enter Enter runs claude and codex, and the choice is remembered next time', async () => {
+    const cwd = tempDir('relevo-picker-');
+    const bin = fakeAgents(CLAUDE_AND_CODEX);
+    await startBare(cwd, bin);
+    const first = await until('the picker', picker);
+    expect(first).toContain('found on the PATH: claude, codex');
+    expect(first).toMatch(/^ *planner$/m);
+    expect(first).toMatch(/▸ claude +\S*relevo-picker-bin-\w+\/claude/);
+    expect(first).toContain('[ ] also write relevo.toml');
+    expect(runsStarted(cwd)).toEqual([]);
+    await keys('Enter');
+    const builderStep = await until('the builder step', (s) => /planner: claude/.test(s) && /^ *builder$/m.test(s));
+    expect(builderStep).toMatch(/▸ codex /);
+    await keys('Enter');
+    const started = await until('the goal prompt', goalPrompt);
+    expect(started).toContain('╭─ planner · claude');
+    expect(started).toContain('builder · codex');
+    expect(started).toContain('runs are journaled in .relevo/ (kept out of git)');
+    expect(runsStarted(cwd).map((r) => [r.planner.command, r.builder.command])).toEqual([[[join(bin, 'claude')], [join(bin, 'codex')]]]);
+    expect(JSON.parse(readFileSync(join(cwd, '.relevo', 'agents.json'), 'utf8'))).toEqual({ planner: 'claude', builder: 'codex' });
+    await quit();
+
+    // Another pick: codex plans, claude builds.
+    await startBare(cwd, bin);
+    await until('the picker again', picker);
+    await keys('Down', 'Enter');
+    // The builder's list starts on the builder picked last time.
+    expect(await until('the builder step', (s) => /planner: codex/.test(s))).toMatch(/▸ codex /);
+    await keys('Up', 'Enter');
+    const second = await until('the goal prompt', goalPrompt);
+    expect(second).toContain('╭─ planner · codex');
+    expect(second).not.toContain('journaled in');
+    expect(runsStarted(cwd).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
+      [join(bin, 'claude'), join(bin, 'codex')],
+      [join(bin, 'codex'), join(bin, 'claude')],
+    ]);
+    await quit();
+
+    // Remembered: the picker starts on codex for the planner, then claude for the builder; t also writes relevo.toml.
+    await startBare(cwd, bin);
+    expect(await until('the picker, remembered', picker)).toMatch(/▸ codex /);
+    await keys('t');
+    await until('relevo.toml ticked', (s) => s.includes('[x] also write relevo.toml'));
+    await keys('Enter');
+    expect(await until('the builder step', (s) => /planner: codex/.test(s))).toMatch(/▸ claude /);
+    await keys('Enter');
+    expect(await until('relevo.toml written', (s) => goalPrompt(s) && s.includes('wrote relevo.toml'))).toContain('╭─ planner · codex');
+    expect(readFileSync(join(cwd, 'relevo.toml'), 'utf8')).toContain('planner = "codex"\nbuilder = "claude"\n');
+    await quit();
+
+    // relevo.toml names the agents now: no picker, straight to the goal prompt.
+    await startBare(cwd, bin);
+    const named = await until('the goal prompt from relevo.toml', goalPrompt);
+    expect(named).toContain('╭─ planner · codex');
+    expect(runsStarted(cwd)).toHaveLength(4);
+    await quit();
+  });
+
+  it('Esc quits before any agent starts, in one line; the terminal is given back', async () => {
+    const cwd = tempDir('relevo-picker-');
+    await startBare(cwd, fakeAgents(CLAUDE_AND_CODEX));
+    await until('the picker', picker);
+    await keys('Escape');
+    const after = await until('the shell back', (s) => s.includes('exited with'));
+    expect(after).toContain('relevo-tui: no agents picked: nothing was started\nexited with 0');
+    expect(after).not.toContain('which agents?');
+    expect(existsSync(join(cwd, '.relevo'))).toBe(false);
+  });
+
+  it('with one agent CLI found, offers it for both roles', async () => {
+    const cwd = tempDir('relevo-picker-');
+    const bin = fakeAgents({ claude: CLAUDE_AND_CODEX.claude });
+    await startBare(cwd, bin);
+    expect(await until('the picker', picker)).toContain('only claude is on the PATH: it can play both roles');
+    await keys('Enter');
+    expect(await until('the builder step', (s) => /planner: claude/.test(s))).toMatch(/▸ claude /);
+    await keys('Enter');
+    expect(await until('the goal prompt', goalPrompt)).toContain('builder · claude');
+    expect(runsStarted(cwd).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'claude')]]);
+    await quit();
+  });
+
+  it('with none found, says what it looked for in one line and exits 2', async () => {
+    const cwd = tempDir('relevo-picker-');
+    await startBare(cwd, fakeAgents({}));
+    const after = await until('the shell back', (s) => s.includes('exited with'));
+    expect(after).toContain(
+      'relevo-tui: no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH\nexited with 2',
+    );
+  });
+});
