@@ -30,9 +30,9 @@ const CLAUDE_AND_CODEX = {
   codex: { role: 'builder', version: 'codex-cli 0.171.0' },
 } as const;
 
-/** `relevo-tui` with no arguments at all, in `cwd`, with `bin` and the system's directories as its PATH. */
-async function startBare(cwd: string, bin: string): Promise<void> {
-  const command = quote(['env', `PATH=${bin}:/usr/bin:/bin`, 'LANG=C.UTF-8', process.execPath, BIN]);
+/** `relevo-tui` (with no arguments unless `args`), in `cwd`, with `bin` and the system's directories as its PATH. */
+async function startBare(cwd: string, bin: string, args: readonly string[] = []): Promise<void> {
+  const command = quote(['env', `PATH=${bin}:/usr/bin:/bin`, 'LANG=C.UTF-8', process.execPath, BIN, ...args]);
   const r = await tmux(
     'new-session',
     '-d',
@@ -131,6 +131,21 @@ describe('relevo-tui with no flags: the agent picker', () => {
     expect(named).toContain('╭─ planner · codex');
     expect(runsStarted(cwd)).toHaveLength(4);
     await quit();
+  });
+
+  it('the picked agents relay: with --goal (and the simulator’s profile for the fakes), Enter Enter relays the goal to done', async () => {
+    const cwd = tempDir('relevo-picker-');
+    const bin = fakeAgents(CLAUDE_AND_CODEX);
+    await startBare(cwd, bin, ['--goal', 'Add pagination to /users', '--planner-profile', 'sim', '--builder-profile', 'sim']);
+    await until('the picker', picker);
+    await keys('Enter', 'Enter');
+    const done = await until('done', (s) => / · done$/m.test(s) && s.includes('Goal met: Add pagination to /users in 3 rounds.'), 60_000);
+    expect(done).toContain('╭─ planner · sim');
+    expect(runsStarted(cwd).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'codex')]]);
+    await keys('C-]', 'q');
+    await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
+    await keys('y');
+    expect(await until('the shell back', (s) => s.includes('exited with'))).toContain('exited with 0');
   });
 
   it('Esc quits before any agent starts, in one line; the terminal is given back', async () => {
