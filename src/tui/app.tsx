@@ -15,6 +15,7 @@ import { runState } from './band.js';
 import { commandRunner } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
 import { Compositor, firstLayout } from './compositor.js';
+import { osc52 } from './copy-text.js';
 import { pendingEditor } from './edit-pending.js';
 import { GoalHistory } from './goal-history.js';
 import { goalPromptKeys } from './goal-prompt.js';
@@ -37,7 +38,7 @@ import { faultWatcher, toastFor } from './toasts.js';
 export async function runTui(options: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
   const resuming = options.resume !== false;
   const goal = resuming ? null : (options.goal ?? (options.demo ? DEMO_GOAL : null));
-  const term = new RealTerminal(io);
+  const term = new RealTerminal(io, { mouse: options.mouse });
   const prefix = options.prefix;
   const cwd = process.cwd();
   const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
@@ -152,7 +153,8 @@ export async function runTui(options: Options, version: string, env: NodeJS.Proc
     return true;
   };
   const promptKeys = goalPromptKeys({ store, runner, history, toast, nextGoal, resume: () => run('resume') });
-  const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys });
+  const clipboard = (text: string) => term.write(osc52(text));
+  const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys, clipboard });
 
   io.stdin.on('data', onData);
   const onResize = () => compositor.relayout();

@@ -89,7 +89,7 @@ describe('chrome', () => {
       'goal prompt',
       'pending handoff',
       'step mode',
-      'scroll mode',
+      'copy mode',
       'quit',
     ]) {
       expect(help).toContain(text);
