@@ -98,7 +98,11 @@ describe('copy mode in tmux', () => {
     await keys('?');
     await keys('-l', 'relevo sim-agent');
     await keys('Enter');
-    await until('the banner found', (s) => s.includes('✻ relevo sim-agent · planner'));
+    const found = await until('the banner found', (s) => s.includes('✻ relevo sim-agent · planner'));
+    // The terminal's cursor is copy mode's, on the match's first cell.
+    const row = found.split('\n').findIndex((l) => l.includes('✻ relevo sim-agent · planner'));
+    const col = found.split('\n')[row]!.indexOf('relevo sim-agent');
+    expect((await tmux('display-message', '-p', '-t', 'relevo', '#{cursor_x} #{cursor_y}')).stdout).toBe(`${col} ${row}`);
     // The match is shown in reverse video.
     const styled = (await tmux('capture-pane', '-p', '-e', '-t', 'relevo')).stdout;
     expect(styled).toMatch(/\x1b\[7mrelevo sim-agent/);
