@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Screen } from '../../src/pty/screen.js';
 import { layout } from '../../src/tui/layout.js';
-import { encodeMouse, hitPane, isPress, MouseReader, wheelStep } from '../../src/tui/mouse.js';
+import { encodeMouse, hitPane, isPress, MOUSE_OFF, MOUSE_ON, MouseReader, wheelStep } from '../../src/tui/mouse.js';
+import { RealTerminal } from '../../src/tui/terminal.js';
 
 const wheelUp = (x: number, y: number) => `\x1b[<64;${x};${y}M`;
 
@@ -90,5 +91,35 @@ describe('a mouse event for an agent that asked for the mouse', () => {
     await screen.write('\x1b[?1003h\x1b[?1006h\x1bc');
     expect(screen.mouse).toEqual({ tracking: 'none', encoding: 'default' });
     screen.dispose();
+  });
+});
+
+describe("relevo's terminal", () => {
+  /** A terminal that records what relevo writes to it. */
+  function terminal(mouse: boolean) {
+    let out = '';
+    const stdin = { setRawMode: () => {}, resume: () => {}, pause: () => {}, setEncoding: () => {} } as unknown as NodeJS.ReadStream;
+    const stdout = { write: (s: string) => (out += s) } as unknown as NodeJS.WriteStream;
+    return { term: new RealTerminal({ stdin, stdout }, { mouse }), out: () => out };
+  }
+
+  it('asks for the mouse on entering and gives it back on leaving (once), as the editor hand-over and every exit do', () => {
+    const { term, out } = terminal(true);
+    term.enter();
+    expect(out()).toContain(MOUSE_ON);
+    term.leave();
+    term.leave();
+    expect(out().split(MOUSE_OFF)).toHaveLength(2);
+    expect(out().indexOf(MOUSE_OFF)).toBeGreaterThan(out().indexOf(MOUSE_ON));
+    term.enter();
+    expect(out().split(MOUSE_ON)).toHaveLength(3);
+  });
+
+  it('with --no-mouse, never asks for it', () => {
+    const { term, out } = terminal(false);
+    term.enter();
+    term.leave();
+    expect(out()).not.toContain('\x1b[?1000h');
+    expect(out()).not.toContain('\x1b[?1006');
   });
 });
