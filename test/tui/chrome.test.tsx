@@ -90,6 +90,8 @@ describe('chrome', () => {
       'pending handoff',
       'step mode',
       'copy mode',
+      '/ ? n N search · v select · y copy',
+      'a click focuses a pane',
       'quit',
     ]) {
       expect(help).toContain(text);
