@@ -142,6 +142,11 @@ describe('the mouse', () => {
     expect(store.state.scroll).toBe(3);
     route(wheel(false, 10, 3));
     expect(store.state.scroll).toBeNull();
+    // In copy mode a click in its pane moves copy mode's cursor there (the screen's row 2, column 9 here).
+    route('\x1d[');
+    route('\x1b[<0;10;3M\x1b[<0;10;3m');
+    expect(store.state.copy?.cursor).toEqual({ line: 16, col: 8 });
+    route('q');
     // Over relevo's chrome (the rows below the panes) the mouse does nothing.
     route(`\x1b[<0;100;10M${wheel(true, 100, 10)}`);
     expect(store.state).toMatchObject({ focus: 'planner', scroll: null });
