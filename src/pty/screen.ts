@@ -1,7 +1,10 @@
 import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
-import { COLOR_MODE, copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from './sgr.js';
+import { type BufferText, bufferText, type MouseMode, readSgr, trackMouse } from './screen-buffer.js';
+import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from './sgr.js';
+
+export type { BufferText, MouseMode } from './screen-buffer.js';
 
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
@@ -26,14 +29,11 @@ export type Snapshot = {
 /** A point in the buffer that follows scrolling; `line` is -1 once it was trimmed off the scrollback. */
 export type Mark = { readonly line: number; dispose(): void };
 
+/** Columns `from` (included) to `to` (excluded) of a row. */
+export type Span = { readonly from: number; readonly to: number };
+
 /** The program's cursor on the visible screen; `visible` is DECTCEM (`CSI ? 25 h/l`) and on-screen. */
 export type Cursor = { readonly row: number; readonly col: number; readonly visible: boolean };
-
-/**
- * xterm's own colour-mode bits (Attributes.CM_P256), used only to tell `CSI 38;5;1 m` from `CSI 31 m`,
- * which some terminals render differently (bold-as-bright). Both fall back to the same colour.
- */
-const XTERM_CM_P256 = 0x2000000;
 
 /**
  * Characters whose width terminals disagree on: multi-unit ones (astral emoji, clusters with
@@ -46,7 +46,8 @@ function mayMismeasure(chars: string, width: number): boolean {
 
 /**
  * A headless xterm fed with an agent's output bytes (UTF-8 decoded as a stream by xterm),
- * Unicode 11 widths, ≥ 10,000 lines of scrollback. The only place that knows @xterm/headless.
+ * Unicode 11 widths, ≥ 10,000 lines of scrollback. The only place that knows @xterm/headless (with
+ * its helpers in screen-buffer.ts).
  */
 export class Screen {
   readonly #term: XTerminal;
@@ -58,6 +59,9 @@ export class Screen {
   #cursorVisible = true;
   #cell: XCell | undefined;
   readonly #sgr: Sgr = { ...DEFAULT_SGR };
+  readonly #mouse: () => MouseMode;
+  /** The whole buffer's lines (scrollback and live screen), for copy mode. */
+  readonly text: BufferText;
 
   constructor(options: ScreenOptions) {
     this.#term = new Terminal({
@@ -84,6 +88,8 @@ export class Screen {
     };
     this.#term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, reset); // DECSTR
     this.#term.parser.registerEscHandler({ final: 'c' }, reset); // RIS
+    this.#mouse = trackMouse(this.#term);
+    this.text = bufferText(this.#term);
     for (const code of options.osc ?? []) {
       this.#term.parser.registerOscHandler(code, (data) => {
         this.#osc.set(code, data);
@@ -125,6 +131,11 @@ export class Screen {
   /** DECSET 2004: the program wants pastes wrapped in `ESC[200~ … ESC[201~`. */
   get bracketedPaste(): boolean {
     return this.#term.modes.bracketedPasteMode;
+  }
+
+  /** The mouse reporting the program asked for (DECSET 9/1000/1002/1003, encoded as 1005/1006/1015 say). */
+  get mouse(): MouseMode {
+    return this.#mouse();
   }
 
   get altScreen(): boolean {
@@ -195,9 +206,10 @@ export class Screen {
    * cursor is re-synced (`ESC[nG`) after each character a real terminal may measure differently
    * from xterm's Unicode 11 tables (emoji, symbols drawn wide, combining sequences), so a
    * disagreement shifts nothing after it; such a wide character's two cells are erased (`ESC[2X`)
-   * before it is drawn, so a terminal drawing it narrow leaves no stale cell.
+   * before it is drawn, so a terminal drawing it narrow leaves no stale cell. `invert`: columns
+   * drawn in reverse video (copy mode's selection).
    */
-  styledRow(y: number, width: number, from = 0, anchor?: number): string {
+  styledRow(y: number, width: number, from = 0, anchor?: number, invert?: readonly Span[]): string {
     const buf = this.#term.buffer.active;
     const line = y >= 0 && y < this.#term.rows ? buf.getLine(buf.viewportY + y) : undefined;
     this.#cell ??= buf.getNullCell();
@@ -218,7 +230,9 @@ export class Screen {
         }
         continue;
       }
-      this.#read(cell, next);
+      readSgr(cell, next);
+      // Copy mode's selection and match: shown in reverse video.
+      if (invert?.some((span) => x >= span.from && x < span.to)) next.flags ^= SGR_FLAG.INVERSE;
       if (!sameSgr(next, cur)) {
         out += sgrTransition(cur, next);
         copySgr(cur, next);
@@ -250,32 +264,14 @@ export class Screen {
     return s;
   }
 
-  #read(cell: XCell, into: Sgr): void {
-    if (cell.isAttributeDefault()) {
-      copySgr(into, DEFAULT_SGR);
-      return;
-    }
-    const { DEFAULT, RGB, PALETTE, PALETTE_256 } = COLOR_MODE;
-    const { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE } = SGR_FLAG;
-    into.fgMode = cell.isFgDefault() ? DEFAULT : cell.isFgRGB() ? RGB : cell.getFgColorMode() === XTERM_CM_P256 ? PALETTE_256 : PALETTE;
-    into.fg = into.fgMode === DEFAULT ? 0 : cell.getFgColor();
-    into.bgMode = cell.isBgDefault() ? DEFAULT : cell.isBgRGB() ? RGB : cell.getBgColorMode() === XTERM_CM_P256 ? PALETTE_256 : PALETTE;
-    into.bg = into.bgMode === DEFAULT ? 0 : cell.getBgColor();
-    into.flags =
-      (cell.isBold() ? BOLD : 0) |
-      (cell.isDim() ? DIM : 0) |
-      (cell.isItalic() ? ITALIC : 0) |
-      (cell.isUnderline() ? UNDERLINE : 0) |
-      (cell.isBlink() ? BLINK : 0) |
-      (cell.isInverse() ? INVERSE : 0) |
-      (cell.isInvisible() ? INVISIBLE : 0) |
-      (cell.isStrikethrough() ? STRIKE : 0) |
-      (cell.isOverline() ? OVERLINE : 0);
-  }
-
   /** Moves the painted view into the scrollback (negative = up); the live screen read by detection is unaffected. */
   scrollView(lines: number): void {
     this.#term.scrollLines(lines);
+  }
+
+  /** Scrolls the painted view so that its first row is buffer line `line` (see `text`). */
+  scrollViewTo(line: number): void {
+    this.#term.scrollToLine(line);
   }
 
   /** Back to the live screen. */

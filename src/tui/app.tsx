@@ -16,6 +16,7 @@ import { runState } from './band.js';
 import { commandRunner } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
 import { Compositor, firstLayout } from './compositor.js';
+import { osc52 } from './copy-text.js';
 import { pendingEditor } from './edit-pending.js';
 import { GoalHistory } from './goal-history.js';
 import { goalPromptKeys } from './goal-prompt.js';
@@ -44,7 +45,7 @@ export async function runTui(given: Options, version: string, env: NodeJS.Proces
   const { options } = picked;
   const resuming = options.resume !== false;
   const goal = resuming ? null : (options.goal ?? (options.demo ? DEMO_GOAL : null));
-  const term = new RealTerminal(io);
+  const term = new RealTerminal(io, { mouse: options.mouse });
   const prefix = options.prefix;
   const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
   const opened = await openRun(options, version, env, {
@@ -160,7 +161,8 @@ export async function runTui(given: Options, version: string, env: NodeJS.Proces
     return true;
   };
   const promptKeys = goalPromptKeys({ store, runner, history, toast, nextGoal, resume: () => run('resume') });
-  const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys });
+  const clipboard = (text: string) => term.write(osc52(text));
+  const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys, clipboard });
 
   io.stdin.on('data', onData);
   const onResize = () => compositor.relayout();

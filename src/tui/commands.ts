@@ -1,6 +1,7 @@
 import type { RelayRunner } from '../app/run/runner.js';
 import { noteRefusal, noteTarget, peerOf, ROLES } from '../protocol/index.js';
 import type { Compositor } from './compositor.js';
+import { enterCopy, leaveCopy } from './copy-mode.js';
 import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
 import { emptyLine } from './line-editor.js';
@@ -26,11 +27,16 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
   const { store, runner, compositor, toast, finish, editPending } = deps;
   return (command) => {
     switch (command) {
-      case 'focus':
-        store.update((s) => ({ focus: peerOf(s.focus), scroll: null }));
-        if (store.state.zoom || compositor.view.arrangement === 'zoomed') compositor.relayout();
-        else compositor.placeCursor();
+      case 'focus': {
+        // Copy mode ends with the focus: the pane it was on goes back to its live screen.
+        const was = store.state.focus;
+        if (store.state.scroll !== null) store.update(leaveCopy(runner.agents[was].pane.screen));
+        store.update({ focus: peerOf(was) });
+        if (store.state.zoom || compositor.view.arrangement === 'zoomed') return compositor.relayout();
+        compositor.schedule(was);
+        compositor.placeCursor();
         return;
+      }
       case 'zoom':
         store.update((s) => ({ zoom: !s.zoom }));
         compositor.relayout();
@@ -65,7 +71,8 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         return;
       }
       case 'scroll':
-        store.update({ scroll: runner.agents[store.state.focus].pane.screen.scrolledBack });
+        store.update(enterCopy(runner.agents[store.state.focus].pane.screen));
+        compositor.placeCursor();
         return;
       case 'goal':
         store.update({ prompt: emptyLine });

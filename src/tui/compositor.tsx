@@ -3,6 +3,7 @@ import type { AgentPane } from '../pty/agent.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import Help from './components/Help.js';
 import History, { HISTORY_CHROME_ROWS } from './components/History.js';
+import { type CopyState, spansOn } from './copy-text.js';
 import { chromeLines, paneFrame } from './frame.js';
 import { type Layout, layout } from './layout.js';
 import { withoutColor } from './no-color.js';
@@ -82,6 +83,7 @@ export class Compositor {
       else
         this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
           trailer: () => this.#cursor(),
+          invert: (row) => this.#spans(role, row),
         });
       this.#painters[role]!.invalidate();
     }
@@ -172,7 +174,25 @@ export class Compositor {
 
   #cursor(): string {
     const s = this.#store.state;
-    return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none') ?? '';
+    const copy = this.#copy(s.focus);
+    if (copy === null) return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none') ?? '';
+    // In copy mode the cursor is copy mode's own.
+    const at = { row: copy.cursor.line - this.#agents[s.focus].pane.screen.text.viewTop, col: copy.cursor.col, visible: true };
+    return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none', at) ?? '';
+  }
+
+  /** Copy mode's state, when it is on the role's pane. */
+  #copy(role: Role): CopyState | null {
+    const s = this.#store.state;
+    return s.scroll !== null && s.focus === role ? (s.copy ?? null) : null;
+  }
+
+  /** What copy mode shows in reverse video on a row of the role's view. */
+  #spans(role: Role, row: number) {
+    const copy = this.#copy(role);
+    if (copy === null) return undefined;
+    const screen = this.#agents[role].pane.screen;
+    return spansOn(copy, screen.text.viewTop + row, screen.cols);
   }
 
   #paintChrome(): void {

@@ -14,7 +14,7 @@ export const COMMANDS = {
   note: 'a note to an agent: it rides with the next handoff to it (/relevo note cancel takes it back)',
   pending: 'show and edit the pending handoff before it is sent',
   step: 'step mode: ask before each relay',
-  scroll: 'scroll mode for the focused pane (arrows, PgUp/PgDn, Esc leaves)',
+  scroll: 'copy mode for the focused pane: scroll, / ? search, v select, y copy, Esc leaves',
   history: 'history: every handoff of the run, Enter shows one whole',
   help: 'this help',
   quit: 'quit (asks first while it would end an agent: q again or y)',

@@ -1,4 +1,4 @@
-import type { Screen } from '../pty/screen.js';
+import type { Cursor, Screen, Span } from '../pty/screen.js';
 
 /** A rectangle on the real terminal, 0-based cells. */
 export type Rect = { readonly top: number; readonly left: number; readonly width: number; readonly height: number };
@@ -16,6 +16,8 @@ export type PainterOptions = {
    * bracket — e.g. the focused pane's `cursorSequence(true)`, so the cursor moves atomically.
    */
   readonly trailer?: () => string;
+  /** Columns of a screen row (of its view) to draw in reverse video: copy mode's selection and match. */
+  readonly invert?: (row: number) => readonly Span[] | undefined;
 };
 
 export type PainterStats = {
@@ -50,6 +52,7 @@ export class PanePainter {
   readonly #interval: number;
   readonly #now: () => number;
   readonly #trailer: (() => string) | undefined;
+  readonly #invert: PainterOptions['invert'];
   #rect: Rect;
   /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
   #painted: (string | undefined)[];
@@ -71,6 +74,7 @@ export class PanePainter {
     this.#interval = 1000 / Math.max(1, options.fps ?? 30);
     this.#now = options.now ?? (() => performance.now());
     this.#trailer = options.trailer;
+    this.#invert = options.invert;
   }
 
   get rect(): Rect {
@@ -130,7 +134,7 @@ export class PanePainter {
     let out = '';
     let count = 0;
     for (let y = 0; y < height; y++) {
-      const row = this.#screen.styledRow(cut + y, width, 0, left);
+      const row = this.#screen.styledRow(cut + y, width, 0, left, this.#invert?.(cut + y));
       if (row === this.#painted[y]) continue;
       this.#painted[y] = row;
       out += moveTo(top + y, left) + row;
@@ -156,11 +160,11 @@ export class PanePainter {
   /**
    * For the focused pane, the sequence that puts the real cursor where the program's cursor is and
    * shows it; otherwise — or when the program hid its cursor, or it falls outside the rectangle —
-   * the sequence that hides it.
+   * the sequence that hides it. `at`: another cursor to show instead (copy mode's), on the view.
    */
-  cursorSequence(focused: boolean): string {
+  cursorSequence(focused: boolean, at: Cursor = this.#screen.cursor()): string {
     if (!focused) return HIDE_CURSOR;
-    const { col, visible, ...at } = this.#screen.cursor();
+    const { col, visible } = at;
     const row = at.row - this.#cut();
     const { top, left, width, height } = this.#rect;
     if (!visible || row < 0 || row >= height || col < 0 || col >= width) return HIDE_CURSOR;

@@ -1,5 +1,6 @@
 import type { AgentState, RelayState, Role } from '../protocol/index.js';
 import { Emitter } from '../pty/emitter.js';
+import type { CopyState } from './copy-text.js';
 import type { HistoryView } from './history.js';
 import type { LineState } from './line-editor.js';
 
@@ -19,8 +20,10 @@ export type TuiState = {
   readonly prompt: LineState | null;
   /** Why the last line given to the goal prompt was refused, until the next key. */
   readonly promptError: string | null;
-  /** Scroll mode: the focused pane's view is this many lines above its live screen (null = not scrolling). */
+  /** Copy mode (it grew from scroll mode): the focused pane's view is this many lines above its live screen (null = off). */
   readonly scroll: number | null;
+  /** Copy mode's cursor, selection and search while `scroll` is not null (see copy-mode.ts). */
+  readonly copy?: CopyState | null;
   /** The prefix key was pressed: the next key is a command. */
   readonly armed: boolean;
   /** Quit was asked once while a run is active: asking again quits. */

@@ -1,5 +1,7 @@
 /** The real terminal relevo's TUI takes over, and gives back exactly as it found it. */
 
+import { MOUSE_OFF, MOUSE_ON } from './mouse.js';
+
 const ENTER = [
   '\x1b[?1049h', // alternate screen
   '\x1b[?2004h', // bracketed paste: the user's pastes arrive marked
@@ -13,10 +15,18 @@ export type TerminalIo = {
   readonly stdout: NodeJS.WriteStream;
 };
 
+export type TerminalOptions = {
+  /** Ask for the mouse (SGR reports of presses, releases, drags and the wheel) while relevo has the terminal. */
+  readonly mouse?: boolean;
+};
+
 export class RealTerminal {
   #active = false;
 
-  constructor(private readonly io: TerminalIo) {}
+  constructor(
+    private readonly io: TerminalIo,
+    private readonly options: TerminalOptions = {},
+  ) {}
 
   get cols(): number {
     return this.io.stdout.columns || 80;
@@ -35,14 +45,14 @@ export class RealTerminal {
     this.io.stdin.setRawMode?.(true);
     this.io.stdin.resume();
     this.io.stdin.setEncoding('utf8');
-    this.write(ENTER);
+    this.write(ENTER + (this.options.mouse ? MOUSE_ON : ''));
   }
 
-  /** Restores the terminal; safe to call twice (and from an exit handler). */
+  /** Restores the terminal (the mouse given back too); safe to call twice (and from an exit handler). */
   leave(): void {
     if (!this.#active) return;
     this.#active = false;
-    this.write(LEAVE);
+    this.write((this.options.mouse ? MOUSE_OFF : '') + LEAVE);
     this.io.stdin.setRawMode?.(false);
     this.io.stdin.pause();
   }

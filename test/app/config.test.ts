@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { FLAG_NAMES, parseOptions } from '../../src/app/config/options.js';
+import { FLAG_NAMES, parseOptions, settingOf } from '../../src/app/config/options.js';
 import { PACKAGE_ROOT } from '../../src/app/config/paths.js';
 import { configSchema, loadConfig } from '../../src/app/config/relevo-toml.js';
 import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
@@ -84,9 +84,9 @@ describe('relevo.example.toml and relevo-tui schema', () => {
   const example = readFileSync(join(PACKAGE_ROOT, 'relevo.example.toml'), 'utf8');
   const keys = Object.keys(configSchema.shape);
 
-  it('every flag is a setting (snake_case), but the per-invocation ones: --resume, --config, --help, --version', () => {
+  it('every flag is a setting (snake_case; --no-mouse is mouse = false), but the per-invocation ones: --resume, --config, --help, --version', () => {
     const perInvocation = new Set(['resume', 'config', 'help', 'version']);
-    const expected = FLAG_NAMES.filter((f) => !perInvocation.has(f)).map((f) => f.replaceAll('-', '_'));
+    const expected = FLAG_NAMES.filter((f) => !perInvocation.has(f)).map(settingOf);
     expect([...keys].sort()).toEqual(expected.sort());
   });
 

@@ -89,7 +89,9 @@ describe('chrome', () => {
       'goal prompt',
       'pending handoff',
       'step mode',
-      'scroll mode',
+      'copy mode',
+      '/ ? n N search · v select · y copy',
+      'a click focuses a pane',
       'quit',
     ]) {
       expect(help).toContain(text);

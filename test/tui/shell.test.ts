@@ -186,6 +186,7 @@ describe('input routing', () => {
       keys: new KeyRouter('\x1d'),
       run: (c) => ran.push(c),
       promptKeys: () => {},
+      clipboard: () => {},
     });
     route('ls\r\x1dp\x1b[200~pasted\x1b[201~');
     expect(typed).toEqual(['ls\r', 'paste:pasted']);
@@ -195,28 +196,6 @@ describe('input routing', () => {
     expect(store.state.overlay).toBe('none');
     expect(calls).toEqual(['relayout']);
     expect(typed).toHaveLength(2);
-  });
-
-  it('scroll mode moves the focused view by lines and pages, and Esc (alone or glued to a key) goes back live', () => {
-    const { runner, screen } = fakeRunner('running');
-    const store = tuiState({ scroll: 0 });
-    const calls: string[] = [];
-    const route = inputRouter({
-      store,
-      runner,
-      compositor: compositor(calls),
-      toast: () => {},
-      keys: new KeyRouter('\x1d'),
-      run: () => {},
-      promptKeys: () => {},
-    });
-    route('\x1b[A\x1b[5~k');
-    expect(screen.scrolledBack).toBe(12);
-    expect(store.state.scroll).toBe(12);
-    route('\x1bk');
-    expect(store.state.scroll).toBeNull();
-    expect(screen.scrolledBack).toBe(0);
-    expect(calls).toEqual(['schedule planner', 'schedule planner']);
   });
 });
 
@@ -252,6 +231,7 @@ describe('quitting', () => {
       keys: new KeyRouter('\x1d'),
       run,
       promptKeys: () => {},
+      clipboard: () => {},
     });
     return { route, store, typed, told, finished };
   }

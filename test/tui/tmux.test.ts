@@ -27,14 +27,14 @@ describe('the TUI in tmux', () => {
     const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
     expect(band(done)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
     expect(done).toContain('done: Goal met: Add pagination to /users with tests in 3 rounds.');
-    // Scroll mode: the planner's view goes back to its banner, then returns to the live screen.
+    // Copy mode: the planner's view goes back to its banner, then returns to the live screen.
     expect(done).not.toContain('✻ relevo sim-agent · planner');
     await keys('C-]', '[');
-    await until('scroll mode', (s) => s.includes('scroll mode (planner)'));
+    await until('copy mode', (s) => s.includes('copy mode (planner)'));
     await keys('PPage', 'PPage', 'PPage');
     await until('the planner banner', (s) => s.includes('✻ relevo sim-agent · planner'));
     await keys('Escape');
-    await until('the live screen', (s) => !s.includes('✻ relevo sim-agent · planner') && !s.includes('scroll mode'));
+    await until('the live screen', (s) => !s.includes('✻ relevo sim-agent · planner') && !s.includes('copy mode'));
     // The history panel: every handoff of the three rounds, one opened whole, then back to the panes.
     await keys('C-]', 'h');
     const listed = await until('the history panel', (s) => s.includes('history — run ') && s.includes('done: Goal met'));

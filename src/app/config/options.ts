@@ -37,12 +37,16 @@ const FLAGS = {
   'tmux-launch': { type: 'boolean' },
   'planner-pane': { type: 'string' },
   'builder-pane': { type: 'string' },
+  'no-mouse': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Every flag's name (`max-rounds`), for the settings file's check that each is a setting too. */
 export const FLAG_NAMES: readonly string[] = Object.keys(FLAGS);
+
+/** A flag's setting in relevo.toml: `max-rounds` → `max_rounds`; `--no-mouse` is `mouse = false`. */
+export const settingOf = (flag: string): string => flag.replace(/^no-/, '').replaceAll('-', '_');
 
 /** Where a bad flag's message points. */
 const HELP: FlagsContext = { where: 'usage', hint: 'see --help' };
@@ -72,6 +76,8 @@ Options:
   --ready-timeout SECONDS    give up delivering when the peer stays busy this long (default 600)
   --stall-after DURATION     show a turn busy this long as stalled, e.g. 20m, 90s (default 20m)
   --prefix KEY               the TUI's prefix key, as C-x (default C-])
+  --no-mouse                 leave the mouse to the terminal (by default a click focuses a pane and
+                             the wheel scrolls it, or goes to an agent that asked for the mouse)
   --cols N, --rows N         size of each agent's terminal with --headless (default 120x40)
   --resume [RUN]             go on with an interrupted or paused run (default: the latest)
   --deliver auto|file|inline how handoffs are typed: auto (default) types a handoff over
@@ -155,6 +161,9 @@ const schema = z.object({
   'tmux-launch': z.boolean().default(false),
   'planner-pane': z.string().trim().min(1, '--planner-pane: empty').optional(),
   'builder-pane': z.string().trim().min(1, '--builder-pane: empty').optional(),
+  // `mouse = false` in relevo.toml, or --no-mouse.
+  mouse: z.boolean().default(true),
+  'no-mouse': z.boolean().default(false),
   help: z.boolean().default(false),
   version: z.boolean().default(false),
 });
@@ -182,6 +191,8 @@ export type Options = {
   readonly resume: string | false;
   readonly delivery: DeliveryPolicy;
   readonly memory: boolean;
+  /** The TUI takes the mouse: clicks focus, the wheel scrolls (see tui/mouse-input.ts). */
+  readonly mouse: boolean;
   /** Where the agents run: relevo's own terminals, or tmux panes (attached, or launched there). */
   readonly backend: Backend;
   readonly help: boolean;
@@ -287,6 +298,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     resume: v.resume ? (run ?? 'latest') : false,
     delivery: { mode: v.deliver, maxBytes: v['deliver-max-bytes'], maxLines: v['deliver-max-lines'] },
     memory: v.memory,
+    mouse: v.mouse && !v['no-mouse'],
     backend: backendOf(v),
     help: v.help,
     version: v.version,

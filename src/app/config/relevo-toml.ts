@@ -28,6 +28,10 @@ export const configSchema = z
     ready_timeout: whole(1, 86_400).describe('seconds a delivery waits for a busy peer (default 600)').optional(),
     stall_after: text.describe('show a turn busy this long as stalled: a duration, 20m or 90s (default 20m)').optional(),
     prefix: text.describe("the TUI's prefix key, as C-x (default C-])").optional(),
+    mouse: z
+      .boolean()
+      .describe('the TUI takes the mouse: a click focuses a pane, the wheel scrolls it (default true; false = --no-mouse)')
+      .optional(),
     cols: whole(20, 1000).describe("columns of each agent's terminal with --headless (default 120)").optional(),
     rows: whole(5, 500).describe("rows of each agent's terminal with --headless (default 40)").optional(),
     deliver: z

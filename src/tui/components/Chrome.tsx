@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { noteFor, ROLES } from '../../protocol/index.js';
 import type { BandInfo } from '../band.js';
+import { copyQuestion } from '../copy-text.js';
 import type { ToastLevel, TuiState } from '../store.js';
 import { columns, fit, wrap } from '../width.js';
 import GoalPrompt from './GoalPrompt.js';
@@ -39,9 +40,9 @@ const LEVEL: Readonly<Record<ToastLevel, { readonly icon: string; readonly color
   done: { icon: '✔', color: 'green' },
 };
 
-/** What asks for the person's answer or explains the keys right now (quit, scroll mode, the prefix), if anything. */
+/** What asks for the person's answer or explains the keys right now (quit, copy mode, the prefix), if anything. */
 function question(state: TuiState): string | null {
-  if (state.scroll !== null) return `scroll mode (${state.focus}): ↑ ↓ PgUp PgDn · ${state.scroll} lines up · Esc or q leaves`;
+  if (state.scroll !== null) return copyQuestion(state.focus, state.scroll, state.copy);
   if (state.confirmQuit)
     return `Quit relevo-tui? ${state.prefix} q again quits (or y) and ends the agents; the run stays on disk. Any other key stays.`;
   if (state.armed) return `${state.prefix} … o focus · z zoom · p pause · r resume · g goal · n note · h history · ? help · q quit`;

@@ -20,6 +20,12 @@ export default function Help({ prefix }: Props) {
       <Text>
         <Text color="cyan">{prefix.padEnd(9)}</Text> send {prefix} itself to the focused agent
       </Text>
+      <Text>
+        <Text color="cyan">{'copy mode'.padEnd(9)}</Text> hjkl ↑↓←→ PgUp PgDn g G move · / ? n N search · v select · y copy
+      </Text>
+      <Text>
+        <Text color="cyan">{'mouse'.padEnd(9)}</Text> a click focuses a pane, the wheel scrolls it (--no-mouse: off)
+      </Text>
       <Text dimColor>Every other key goes to the focused agent. Esc or any key closes this help.</Text>
     </Box>
   );

@@ -1,0 +1,149 @@
+/**
+ * screen.ts's helpers over its headless xterm (only the Screen uses them, and only screen.ts imports
+ * @xterm/headless: these see the parts of it they read, by shape): a cell's rendition, the whole
+ * buffer's text for copy mode, and the mouse reporting the program asked for.
+ */
+import { COLOR_MODE, copySgr, DEFAULT_SGR, SGR_FLAG, type Sgr } from './sgr.js';
+
+type CellFlag =
+  | 'isAttributeDefault'
+  | 'isFgDefault'
+  | 'isFgRGB'
+  | 'isBgDefault'
+  | 'isBgRGB'
+  | 'isBold'
+  | 'isDim'
+  | 'isItalic'
+  | 'isUnderline'
+  | 'isBlink'
+  | 'isInverse'
+  | 'isInvisible'
+  | 'isStrikethrough'
+  | 'isOverline';
+type CellValue = 'getFgColorMode' | 'getFgColor' | 'getBgColorMode' | 'getBgColor';
+/** What is read of an xterm buffer cell (IBufferCell). */
+type Cell = { readonly [K in CellFlag]: () => boolean | number } & { readonly [K in CellValue]: () => number };
+
+/** What is read of the xterm Terminal. */
+type Terminal = {
+  readonly buffer: {
+    readonly active: {
+      readonly length: number;
+      readonly viewportY: number;
+      readonly baseY: number;
+      getLine(y: number): { readonly isWrapped: boolean; translateToString(trimRight?: boolean): string } | undefined;
+    };
+  };
+  readonly modes: { readonly mouseTrackingMode: MouseMode['tracking'] };
+  readonly parser: {
+    registerCsiHandler(
+      id: { prefix?: string; intermediates?: string; final: string },
+      cb: (params: (number | number[])[]) => boolean,
+    ): unknown;
+    registerEscHandler(id: { final: string }, cb: () => boolean): unknown;
+  };
+};
+
+/**
+ * xterm's own colour-mode bits (Attributes.CM_P256), used only to tell `CSI 38;5;1 m` from `CSI 31 m`,
+ * which some terminals render differently (bold-as-bright). Both fall back to the same colour.
+ */
+const XTERM_CM_P256 = 0x2000000;
+
+/** The cell's rendition, into `into`. */
+export function readSgr(cell: Cell, into: Sgr): void {
+  if (cell.isAttributeDefault()) {
+    copySgr(into, DEFAULT_SGR);
+    return;
+  }
+  const { DEFAULT, RGB, PALETTE, PALETTE_256 } = COLOR_MODE;
+  const { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE } = SGR_FLAG;
+  into.fgMode = cell.isFgDefault() ? DEFAULT : cell.isFgRGB() ? RGB : cell.getFgColorMode() === XTERM_CM_P256 ? PALETTE_256 : PALETTE;
+  into.fg = into.fgMode === DEFAULT ? 0 : cell.getFgColor();
+  into.bgMode = cell.isBgDefault() ? DEFAULT : cell.isBgRGB() ? RGB : cell.getBgColorMode() === XTERM_CM_P256 ? PALETTE_256 : PALETTE;
+  into.bg = into.bgMode === DEFAULT ? 0 : cell.getBgColor();
+  into.flags =
+    (cell.isBold() ? BOLD : 0) |
+    (cell.isDim() ? DIM : 0) |
+    (cell.isItalic() ? ITALIC : 0) |
+    (cell.isUnderline() ? UNDERLINE : 0) |
+    (cell.isBlink() ? BLINK : 0) |
+    (cell.isInverse() ? INVERSE : 0) |
+    (cell.isInvisible() ? INVISIBLE : 0) |
+    (cell.isStrikethrough() ? STRIKE : 0) |
+    (cell.isOverline() ? OVERLINE : 0);
+}
+
+/**
+ * The whole buffer — scrollback, then the live screen — as lines numbered from 0 (the oldest line
+ * kept), for copy mode: search, selection, where the view is.
+ */
+export type BufferText = {
+  /** Lines in the buffer. */
+  readonly length: number;
+  /** The first line the view shows (it moves when the view is scrolled). */
+  readonly viewTop: number;
+  /** The first line of the live screen. */
+  readonly liveTop: number;
+  /** A line's text, trailing spaces trimmed unless the next line continues it (a soft wrap). */
+  line(index: number): string;
+  /** The line continues the one above it (the terminal wrapped it there). */
+  wrapped(index: number): boolean;
+};
+
+export function bufferText(term: Terminal): BufferText {
+  const buf = () => term.buffer.active;
+  return {
+    get length() {
+      return buf().length;
+    },
+    get viewTop() {
+      return buf().viewportY;
+    },
+    get liveTop() {
+      return buf().baseY;
+    },
+    line: (index) =>
+      buf()
+        .getLine(index)
+        ?.translateToString(!(buf().getLine(index + 1)?.isWrapped ?? false)) ?? '',
+    wrapped: (index) => buf().getLine(index)?.isWrapped ?? false,
+  };
+}
+
+/**
+ * The mouse reporting a program asked for: which events (DECSET 9 x10: presses; 1000 vt200: presses
+ * and releases; 1002 drag: and motion with a button down; 1003 any: all motion) and how they are
+ * encoded (1006 SGR, 1015 urxvt, 1005 UTF-8, else the legacy `ESC [ M b x y`).
+ */
+export type MouseMode = {
+  readonly tracking: 'none' | 'x10' | 'vt200' | 'drag' | 'any';
+  readonly encoding: 'default' | 'sgr' | 'urxvt' | 'utf8';
+};
+
+const ENCODINGS: Readonly<Record<number, MouseMode['encoding']>> = { 1005: 'utf8', 1006: 'sgr', 1015: 'urxvt' };
+
+/**
+ * Follows the program's mouse modes: xterm tracks which events (its public `modes`), the encoding is
+ * read here from the DECSET/DECRST parameters (the last one set wins; resetting it, a soft or hard
+ * reset go back to the legacy encoding).
+ */
+export function trackMouse(term: Terminal): () => MouseMode {
+  let encoding: MouseMode['encoding'] = 'default';
+  const set = (on: boolean) => (params: (number | number[])[]) => {
+    for (const p of params) {
+      const named = typeof p === 'number' ? ENCODINGS[p] : undefined;
+      if (named !== undefined) encoding = on ? named : encoding === named ? 'default' : encoding;
+    }
+    return false;
+  };
+  term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, set(true));
+  term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, set(false));
+  const reset = () => {
+    encoding = 'default';
+    return false;
+  };
+  term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, reset);
+  term.parser.registerEscHandler({ final: 'c' }, reset);
+  return () => ({ tracking: term.modes.mouseTrackingMode, encoding });
+}
