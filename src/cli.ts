@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { runHeadless } from './app/commands/headless.js';
-import { parseOptions, USAGE } from './app/config/options.js';
+import { parseOptions } from './app/config/options.js';
 import { PACKAGE_ROOT } from './app/config/paths.js';
 import { loadConfig } from './app/config/relevo-toml.js';
+import { USAGE } from './app/config/usage.js';
 import { ConfigError } from './app/faults/errors.js';
 
 const EXIT_USAGE = 2;
