@@ -144,3 +144,15 @@ describe('journal', () => {
     expect(seen).toEqual([1, 2]);
   });
 });
+
+describe('--help', () => {
+  it('lists every key the TUI binds after the prefix', async () => {
+    const { USAGE } = await import('../../src/app/config/usage.js');
+    const { BINDINGS } = await import('../../src/tui/keys.js');
+    const keys = USAGE.slice(USAGE.indexOf('Keys in the TUI'), USAGE.indexOf('Files and environment'));
+    for (const key of Object.keys(BINDINGS))
+      expect(keys, JSON.stringify(key)).toMatch(
+        key === '\t' ? /\bTab\b/ : new RegExp(`(^|\\s)${key.replace(/[[?]/g, '\\$&')}(  | or )`, 'm'),
+      );
+  });
+});

@@ -55,6 +55,22 @@ Commands:
   schema                     print the JSON Schema of relevo.toml (for editors; see relevo.example.toml)
   completion bash|zsh|fish   print a shell completion script (flags, commands, their values)
 
+Keys in the TUI (the prefix, C-] unless --prefix says otherwise, then a key; ? lists them):
+  o or Tab  focus the other pane      z  zoom the focused pane      p  pause the relay
+  r  resume (after an agent exited: start it again)   g  goal prompt (after done: the next goal)
+  n  a note for the next handoff to an agent           e  edit the pending handoff (while paused)
+  s  step mode      [  copy mode (/ ? n N search, v select, y copy)      h  history
+  ?  help           q  quit
+  Everything else goes to the focused agent. The mouse: a click focuses a pane, the wheel scrolls
+  it (an agent that asked for the mouse gets its events); --no-mouse turns that off.
+
+Files and environment:
+  relevo.toml                the project's settings (relevo.example.toml shows them all)
+  .relevo/runs/<run>/        each run: events.jsonl (the journal), <role>/checkpoints/<n>/ (each
+                             handoff: handoff.json, HANDOFF.md, offer.json, ack.json), lock
+  NO_COLOR                   set: relevo's chrome has no colours (the agents' screens are theirs)
+  VISUAL, EDITOR             the editor the pending handoff opens in (else vi)
+
 Exit codes:
   0  done
   2  bad usage or config (one line on stderr)
