@@ -27,13 +27,17 @@ describe("the person's word in the relay", () => {
     const run = recordedRun('1500', '--lang', 'es');
     await start(180, 50, run.args, [], run.cwd);
     // The builder works on round 1: the next handoff is the planner's, so the prompt opens addressed to it.
+    // The relay is paused first, so the note is sure to be given before round 1's report is relayed.
     await until('the builder working', (s) => band(s).includes('turn: builder'));
+    await keys('C-]', 'p');
+    await until('paused', (s) => band(s).includes('paused: user'));
     await keys('C-]', 'n');
     await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
     await keys('-l', 'keep the old /users response shape');
     await keys('Enter');
     const queued = await until('the note in the band', (s) => band(s).includes('note → planner'));
     expect(queued).toContain('note for the planner queued');
+    await keys('C-]', 'r');
     await until('done', (s) => / · done$/.test(band(s)), 90_000);
 
     const noted = run.received('planner').filter((m) => m.includes('[nota de la persona]'));
@@ -59,6 +63,8 @@ describe("the person's word in the relay", () => {
     const run = recordedRun('1500');
     await start(180, 50, run.args, [], run.cwd);
     await until('the builder working', (s) => band(s).includes('turn: builder'));
+    await keys('C-]', 'p');
+    await until('paused', (s) => band(s).includes('paused: user'));
     await keys('C-]', 'n');
     await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
     await keys('-l', 'never mind');
@@ -70,6 +76,7 @@ describe("the person's word in the relay", () => {
     await keys('Enter');
     const cancelled = await until('the note cancelled', (s) => s.includes('note for the planner cancelled'));
     expect(band(cancelled)).not.toContain('note →');
+    await keys('C-]', 'r');
     await until('done', (s) => / · done$/.test(band(s)), 90_000);
     expect(run.received('planner').join('\n')).not.toContain('never mind');
     const lines = run.journal(run.runs()[0]!);
