@@ -3,7 +3,6 @@ import {
   DEFAULT_DELIVERY,
   type Effect,
   initialState,
-  type JournalEntry,
   type RelayConfig,
   type RelayEvent,
   type RelayState,
@@ -11,34 +10,10 @@ import {
   rolePrompt,
   step,
 } from '../../src/protocol/index.js';
+import { delivered, deliveries, ended, handoff, journal, machineConfig, type Run, runEvents, SHA } from '../helpers/machine.js';
 
-const SHA = 'a'.repeat(64);
-const flagConfig: RelayConfig = {
-  maxRounds: 10,
-  lang: 'en',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/r1',
-};
-
-type Run = { state: RelayState; effects: Effect[] };
-
-function run(events: RelayEvent[], config = flagConfig, from = initialState(config)): Run {
-  let state = from;
-  const effects: Effect[] = [];
-  for (const e of events) {
-    const s = step(config, state, e);
-    state = s.state;
-    effects.push(...s.effects);
-  }
-  return { state, effects };
-}
-
-const journal = (effects: Effect[]): JournalEntry[] => effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
-const deliveries = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
-const ended = (role: Role, reply: string): RelayEvent => ({ type: 'turn-ended', role, reply, source: 'screen' });
-const delivered = (to: Role): RelayEvent => ({ type: 'delivered', to, sha256: SHA, attempts: 1 });
-const handoff = (body: string) => `Some words first.\n\n<handoff>\n${body}\n</handoff>`;
+const flagConfig: RelayConfig = machineConfig('en');
+const run = (events: RelayEvent[], config = flagConfig, from = initialState(config)): Run => runEvents(config, events, from);
 
 /** Goal delivered, then `rounds` full planner→builder→planner exchanges. */
 function exchanges(rounds: number): RelayEvent[] {

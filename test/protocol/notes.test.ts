@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DELIVERY,
-  type Effect,
   initialState,
   type JournalEntry,
   MAX_NOTE_CHARS,
@@ -15,35 +13,11 @@ import {
   restoreState,
   step,
 } from '../../src/protocol/index.js';
+import { delivered, deliveries, ended, handoff, journal, machineConfig, type Run, runEvents, SHA } from '../helpers/machine.js';
 
-const SHA = 'a'.repeat(64);
-const config: RelayConfig = {
-  maxRounds: 10,
-  lang: 'es',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/r1',
-};
-
-type Run = { state: RelayState; effects: Effect[] };
-
-function run(events: RelayEvent[], from = initialState(config), cfg = config): Run {
-  let state = from;
-  const effects: Effect[] = [];
-  for (const e of events) {
-    const s = step(cfg, state, e);
-    state = s.state;
-    effects.push(...s.effects);
-  }
-  return { state, effects };
-}
-
-const journal = (effects: Effect[]): JournalEntry[] => effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
-const deliveries = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
-const checkpoints = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'checkpoint' ? [e] : []));
-const ended = (role: Role, reply: string): RelayEvent => ({ type: 'turn-ended', role, reply, source: 'screen' });
-const delivered = (to: Role): RelayEvent => ({ type: 'delivered', to, sha256: SHA, attempts: 1 });
-const handoff = (body: string) => `Done.\n\n<handoff>\n${body}\n</handoff>`;
+const config: RelayConfig = machineConfig('es');
+const run = (events: RelayEvent[], from = initialState(config), cfg = config): Run => runEvents(cfg, events, from);
+const checkpoints = (effects: Run['effects']) => effects.flatMap((e) => (e.type === 'checkpoint' ? [e] : []));
 const note = (to: Role, text: string): RelayEvent => ({ type: 'note', to, text });
 
 /** The goal delivered: the planner works on it. */

@@ -22,20 +22,27 @@ function recordedRun(thinkMs: string, ...extra: string[]) {
   return { cwd, args, runs, journal, received: (role: 'planner' | 'builder') => recorded(record(role)) };
 }
 
+/**
+ * While the builder works on round 1, the relay is paused (so the note is sure to be given before
+ * round 1's report is relayed) and `C-] n` gives a note: the prompt opens addressed to the planner,
+ * whose handoff is next. The screen once the band shows the note queued.
+ */
+async function noteWhileBuilderWorks(text: string): Promise<string> {
+  await until('the builder working', (s) => band(s).includes('turn: builder'));
+  await keys('C-]', 'p');
+  await until('paused', (s) => band(s).includes('paused: user'));
+  await keys('C-]', 'n');
+  await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
+  await keys('-l', text);
+  await keys('Enter');
+  return until('the note in the band', (s) => band(s).includes('note → planner'));
+}
+
 describe("the person's word in the relay", () => {
   it('C-] n queues a note that arrives once, after the next handoff body, labelled, and is kept in its checkpoint', async () => {
     const run = recordedRun('1500', '--lang', 'es');
     await start(180, 50, run.args, [], run.cwd);
-    // The builder works on round 1: the next handoff is the planner's, so the prompt opens addressed to it.
-    // The relay is paused first, so the note is sure to be given before round 1's report is relayed.
-    await until('the builder working', (s) => band(s).includes('turn: builder'));
-    await keys('C-]', 'p');
-    await until('paused', (s) => band(s).includes('paused: user'));
-    await keys('C-]', 'n');
-    await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
-    await keys('-l', 'keep the old /users response shape');
-    await keys('Enter');
-    const queued = await until('the note in the band', (s) => band(s).includes('note → planner'));
+    const queued = await noteWhileBuilderWorks('keep the old /users response shape');
     expect(queued).toContain('note for the planner queued');
     await keys('C-]', 'r');
     await until('done', (s) => / · done$/.test(band(s)), 90_000);
@@ -62,14 +69,7 @@ describe("the person's word in the relay", () => {
   it('a note can be taken back before it is sent: /relevo note cancel', async () => {
     const run = recordedRun('1500');
     await start(180, 50, run.args, [], run.cwd);
-    await until('the builder working', (s) => band(s).includes('turn: builder'));
-    await keys('C-]', 'p');
-    await until('paused', (s) => band(s).includes('paused: user'));
-    await keys('C-]', 'n');
-    await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
-    await keys('-l', 'never mind');
-    await keys('Enter');
-    await until('the note in the band', (s) => band(s).includes('note → planner'));
+    await noteWhileBuilderWorks('never mind');
     await keys('C-]', 'g');
     await until('the prompt', (s) => /^goal ›/m.test(s));
     await keys('-l', '/relevo note cancel');

@@ -1,0 +1,44 @@
+/** Driving the pure relay machine in tests: events in, the state and every effect out. */
+import {
+  DEFAULT_DELIVERY,
+  type Effect,
+  initialState,
+  type JournalEntry,
+  type Lang,
+  type RelayConfig,
+  type RelayEvent,
+  type RelayState,
+  type Role,
+  step,
+} from '../../src/protocol/index.js';
+
+export const SHA = 'a'.repeat(64);
+
+/** A run's settings with role prompts given by launch flags (none inline). */
+export const machineConfig = (lang: Lang, maxRounds = 10): RelayConfig => ({
+  maxRounds,
+  lang,
+  inlineRolePrompt: { planner: false, builder: false },
+  delivery: DEFAULT_DELIVERY,
+  runPath: '.relevo/runs/r1',
+});
+
+export type Run = { state: RelayState; effects: Effect[] };
+
+/** `events` stepped through from `from` (the initial state by default), their effects in order. */
+export function runEvents(config: RelayConfig, events: readonly RelayEvent[], from = initialState(config)): Run {
+  let state = from;
+  const effects: Effect[] = [];
+  for (const e of events) {
+    const s = step(config, state, e);
+    state = s.state;
+    effects.push(...s.effects);
+  }
+  return { state, effects };
+}
+
+export const journal = (effects: Effect[]): JournalEntry[] => effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
+export const deliveries = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
+export const ended = (role: Role, reply: string): RelayEvent => ({ type: 'turn-ended', role, reply, source: 'screen' });
+export const delivered = (to: Role): RelayEvent => ({ type: 'delivered', to, sha256: SHA, attempts: 1 });
+export const handoff = (body: string) => `Some words first.\n\n<handoff>\n${body}\n</handoff>`;
