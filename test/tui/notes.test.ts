@@ -55,13 +55,18 @@ describe("the person's word in the relay", () => {
     expect(run.received('builder').join('\n')).not.toContain('keep the old');
 
     const [id] = run.runs();
-    const checkpoint = JSON.parse(
-      readFileSync(join(run.cwd, '.relevo', 'runs', id!, 'builder', 'checkpoints', '1', 'handoff.json'), 'utf8'),
-    );
-    expect(checkpoint.note).toBe('keep the old /users response shape');
     const lines = run.journal(id!);
     expect(lines.filter((l) => l.type === 'note_queued')).toMatchObject([{ to: 'planner', text: 'keep the old /users response shape' }]);
-    expect(lines.filter((l) => l.type === 'delivered' && l.note_chars !== undefined)).toMatchObject([{ to: 'planner', round: 1 }]);
+    const carried = lines.filter((l) => l.type === 'delivered' && l.note_chars !== undefined);
+    expect(carried).toMatchObject([{ to: 'planner', round: 1, from: 'builder' }]);
+    // The checkpoint that was delivered holds the note (when the report came in while paused, it is
+    // the one written anew with the note, replacing the one without).
+    const seq = carried[0]?.type === 'delivered' ? carried[0].checkpoint_seq : undefined;
+    const checkpoint = JSON.parse(
+      readFileSync(join(run.cwd, '.relevo', 'runs', id!, 'builder', 'checkpoints', String(seq), 'handoff.json'), 'utf8'),
+    ) as { note?: string; round: number; supersedes?: number };
+    expect(checkpoint).toMatchObject({ note: 'keep the old /users response shape', round: 1 });
+    if (seq !== 1) expect(checkpoint.supersedes).toBe(1);
     await keys('C-]', 'q', 'y');
     await until('the shell back', (s) => s.includes('exited with 0'));
   }, 120_000);
