@@ -78,6 +78,13 @@ describe('goal history', () => {
   });
 });
 
+/** The goal prompt's keys over `runner`, with its toasts collected. */
+function promptOver(runner: RelayRunner, store: Store, nextGoal: (goal: string) => boolean = () => true) {
+  const toasts: string[] = [];
+  const keys = goalPromptKeys({ store, runner, history: new GoalHistory(historyFile()), toast: (t) => toasts.push(t), nextGoal });
+  return { keys, toasts };
+}
+
 describe('the goal prompt', () => {
   it('starts the run with the goal typed, and remembers it', () => {
     const { runner, told } = fakeRunner('ready');
@@ -93,14 +100,7 @@ describe('the goal prompt', () => {
     const { runner, told } = fakeRunner('done');
     const store = tuiState({ prompt: emptyLine });
     const next: string[] = [];
-    const toasts: string[] = [];
-    const keys = goalPromptKeys({
-      store,
-      runner,
-      history: new GoalHistory(historyFile()),
-      toast: (t) => toasts.push(t),
-      nextGoal: (g) => next.push(g) > 0,
-    });
+    const { keys, toasts } = promptOver(runner, store, (g) => next.push(g) > 0);
     keys('/relevo goal Now the docs\r');
     expect(next).toEqual(['Now the docs']);
     expect(told).toEqual([]);
@@ -110,14 +110,7 @@ describe('the goal prompt', () => {
   it('queues a note for the agent the next handoff is for, keeps a refused note on the line, and says when nothing is to cancel', async () => {
     const { runner, told } = fakeRunner('running');
     const store = tuiState({ prompt: emptyLine });
-    const toasts: string[] = [];
-    const keys = goalPromptKeys({
-      store,
-      runner,
-      history: new GoalHistory(historyFile()),
-      toast: (t) => toasts.push(t),
-      nextGoal: () => true,
-    });
+    const { keys, toasts } = promptOver(runner, store);
     keys('/relevo note mind the tests\r');
     await new Promise((r) => setImmediate(r));
     // The builder works: the next handoff goes to the planner.
@@ -128,13 +121,7 @@ describe('the goal prompt', () => {
     expect(store.state.promptError).toBe('no note is waiting for the builder');
     expect(store.state.prompt?.text).toBe('/relevo note cancel builder');
     const done = fakeRunner('done');
-    const keysDone = goalPromptKeys({
-      store,
-      runner: done.runner,
-      history: new GoalHistory(historyFile()),
-      toast: () => {},
-      nextGoal: () => true,
-    });
+    const keysDone = promptOver(done.runner, store).keys;
     store.update({ prompt: emptyLine, promptError: null });
     keysDone('/relevo note builder hi\r');
     expect(store.state.promptError).toMatch(/the run is done/);
@@ -144,14 +131,7 @@ describe('the goal prompt', () => {
   it('says why a line is refused until the next key; /relevo pause steers the relay; Esc with no goal yet says how to come back', () => {
     const { runner, told } = fakeRunner('ready');
     const store = tuiState({ prompt: emptyLine });
-    const toasts: string[] = [];
-    const keys = goalPromptKeys({
-      store,
-      runner,
-      history: new GoalHistory(historyFile()),
-      toast: (t) => toasts.push(t),
-      nextGoal: () => true,
-    });
+    const { keys, toasts } = promptOver(runner, store);
     keys('/relevo goal\r');
     expect(store.state.promptError).toBe('usage: /relevo goal TEXT');
     keys('\x15');
