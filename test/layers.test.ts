@@ -153,7 +153,7 @@ describe('layers: dependencies point inward, toward src/protocol', () => {
 
   it('src/pty knows the protocol and terminals, never the wiring, the simulator or the UI', () => {
     // execa, which and zod: attaching to tmux and Herdr panes runs their CLIs and reads their JSON.
-    const allowed = ['pty', 'protocol', 'node:', 'node-pty', '@xterm/headless', '@xterm/addon-unicode11', 'execa', 'which', 'zod'];
+    const allowed = ['pty', 'protocol', 'node:', '@lydell/node-pty', '@xterm/headless', '@xterm/addon-unicode11', 'execa', 'which', 'zod'];
     for (const { f, targets } of layer('pty')) {
       for (const t of targets) expect(allowed, `${relative(SRC, f)} imports ${t}`).toContain(t);
     }

@@ -1,8 +1,8 @@
-import pty from 'node-pty';
 import type { AgentState } from '../protocol/index.js';
 import { Emitter, type Event } from './emitter.js';
 import { OutputHistory } from './output-history.js';
 import { endProcesses, groupAlive, procStat, sessionOf } from './procs.js';
+import { type IPty, ptyDriver } from './pty-driver.js';
 import { Screen } from './screen.js';
 
 export type PaneOptions = {
@@ -59,7 +59,7 @@ export class LocalPane implements Pane {
   readonly cwd: string;
   readonly screen: Screen;
   readonly history = new OutputHistory();
-  readonly #pty: pty.IPty;
+  readonly #pty: IPty;
   readonly #onUpdate = new Emitter<void>();
   readonly #onExit = new Emitter<PaneExit>();
   readonly onUpdate = this.#onUpdate.event;
@@ -74,7 +74,7 @@ export class LocalPane implements Pane {
     if (file === undefined) throw new Error('empty command');
     this.cwd = options.cwd;
     this.screen = new Screen({ cols: options.cols, rows: options.rows, osc: options.osc ?? [] });
-    this.#pty = pty.spawn(file, [...args], {
+    this.#pty = ptyDriver().spawn(file, [...args], {
       name: 'xterm-256color',
       cols: options.cols,
       rows: options.rows,

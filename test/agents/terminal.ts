@@ -4,8 +4,8 @@
  * written back to the program, as a real terminal would.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import pty from '@lydell/node-pty';
 import xtermHeadless from '@xterm/headless';
-import pty from 'node-pty';
 
 const { Terminal } = xtermHeadless;
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { sleep, VirtualScreen, waitFor } from './terminal.js';

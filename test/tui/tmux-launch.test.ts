@@ -4,8 +4,8 @@
  * than relevo's box shows its bottom rows (the agent's input box).
  */
 import { join } from 'node:path';
+import pty from '@lydell/node-pty';
 import { execa } from 'execa';
-import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, onlyRunJournal, tempDir } from '../helpers/cli.js';
 import { band, freshTmuxServers, socket, start, tmux, until } from '../helpers/tui-tmux.js';

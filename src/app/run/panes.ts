@@ -1,5 +1,7 @@
 import type { Role } from '../../protocol/index.js';
 import { LocalPane, type Pane } from '../../pty/pane.js';
+import { PtyUnavailable } from '../../pty/pty-driver.js';
+import { ConfigError } from '../faults/errors.js';
 
 /** What starting an agent needs: its command line and environment as relevo would launch it. */
 export type PaneRequest = {
@@ -48,9 +50,17 @@ export function ownTerminalEnv(
   return Object.fromEntries(kept);
 }
 
-const local = (r: PaneRequest) => new LocalPane({ ...r, env: ownTerminalEnv(r.env, r.extraEnv) });
+function local(r: PaneRequest): LocalPane {
+  try {
+    return new LocalPane({ ...r, env: ownTerminalEnv(r.env, r.extraEnv) });
+  } catch (error) {
+    if (!(error instanceof PtyUnavailable)) throw error;
+    // tmux's panes need no terminal of relevo's own.
+    throw new ConfigError('pty', `${error.message}; or run the agents in tmux with --tmux-launch`);
+  }
+}
 
-/** relevo's own pseudo-terminals (node-pty). */
+/** relevo's own pseudo-terminals (@lydell/node-pty). */
 export const localPanes: PaneOpener = {
   attached: false,
   open: async (r) => ({ planner: local(r.planner), builder: local(r.builder) }),

@@ -3,8 +3,8 @@
 
 import { EventEmitter } from 'node:events';
 import { readlinkSync } from 'node:fs';
+import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
-import pty from 'node-pty';
 import { agentKind, foregroundProcess, screenState } from './detect.mjs';
 
 const { Terminal } = xterm;
