@@ -7,9 +7,11 @@ const field = (status: string, name: string): number => {
   return Number(m[1]);
 };
 
-/** VmRSS of `pid` in MB (10^6 bytes), the process alone (not its children). */
-export function rssMB(pid: number): number {
-  return (field(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS') * 1024) / 1e6;
+/** VmRSS of `pid` in MB (10^6 bytes), the process alone (not its children), and its anonymous and file-backed parts. */
+export function rssMB(pid: number): { rss: number; anon: number; file: number } {
+  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (name: string) => (field(s, name) * 1024) / 1e6;
+  return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
 }
 
 /** Context switches (voluntary + nonvoluntary) of one thread or process status file, or 0 once it is gone. */
