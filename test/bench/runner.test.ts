@@ -88,6 +88,10 @@ describe('the bench runner', () => {
       ['relay', 'skipped'],
     ]);
     expect(result.figures.map((f) => f.key)).toEqual(['memory.idle']);
+    const md = await bench(join(dir, 'index.js'), '--only', 'memory', '--markdown', '--json', json);
+    expect(md.exitCode, md.stderr).toBe(0);
+    expect(md.stdout).toContain('| key | what | relevo-tui | baseline | ratio | goal | met |\n|---|---|---|---|---|---|---|\n');
+    expect(md.stdout).toContain('| memory.idle | stand-in | 42.0 MB | – | – | ≤ 60 MB | ✓ reps 3 |');
   });
 
   it('--only with a name that is no group: a clear error, exit 2, nothing run', async () => {
