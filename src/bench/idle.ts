@@ -1,0 +1,56 @@
+/**
+ * Idle: wake-ups a second of relevo's process with two idle agents (the stand-in agents at their
+ * prompt, the relay paused, nothing painted for 6 s): the context switches, voluntary and not, of
+ * all its threads (/proc/<pid>/task/*) over ≥ 5 s, and of its main thread alone. The tmux server
+ * the same way, with the same agents in two panes and a client attached.
+ */
+import { type Figure, median } from './figure.js';
+import { wakeupRate } from './proc.js';
+import { quiet, relevoPrinting, type Scene, tmuxPrinting } from './scenes.js';
+
+const LINES = 40;
+
+async function rate(open: () => Promise<Scene>, seconds: number): Promise<{ all: number; main: number }> {
+  const scene = await open();
+  try {
+    // Toasts last 5 s: idle means after they are gone.
+    await quiet(scene, 6000, 20_000);
+    return await wakeupRate(scene.pid, seconds);
+  } finally {
+    await scene.close();
+  }
+}
+
+export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
+  const seconds = 5;
+  const all: number[] = [];
+  const main: number[] = [];
+  const tmux: number[] = [];
+  for (let i = 0; i < opts.reps; i++) {
+    const r = await rate(() => relevoPrinting(LINES), seconds);
+    all.push(r.all);
+    main.push(r.main);
+    tmux.push((await rate(() => tmuxPrinting(LINES), seconds)).all);
+  }
+  const baseline = { name: 'tmux server', value: median(tmux), samples: tmux };
+  return [
+    {
+      key: 'idle.wakeups',
+      what: `wake-ups, two idle agents, all threads, ${seconds} s`,
+      unit: 'wakeups/s',
+      relevo: median(all),
+      samples: all,
+      baseline,
+      goal: { text: '0/s', met: median(all) === 0 },
+    },
+    {
+      key: 'idle.wakeups.main',
+      what: `wake-ups, two idle agents, main thread, ${seconds} s`,
+      unit: 'wakeups/s',
+      relevo: median(main),
+      samples: main,
+      baseline,
+      goal: { text: '0/s', met: median(main) === 0 },
+    },
+  ];
+}

@@ -1,0 +1,93 @@
+/**
+ * Memory: VmRSS of relevo's own process (not its agents) (a) idle after the demo reached `done`,
+ * (b) with two agents that each printed 10,500 lines into their panes' scrollback and sit idle;
+ * against the tmux server's RSS in the same two scenes (history-limit 10000). In (b) relevo's
+ * scrollback is checked too: copy mode's top of history (`C-] [` then `g`) must show a line printed
+ * ≥ 10,000 lines before the last.
+ */
+import { type Figure, median } from './figure.js';
+import { rssMB } from './proc.js';
+import { sleep } from './pty-run.js';
+import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, tmuxDemo, tmuxPrinting } from './scenes.js';
+
+const LINES = 10_500;
+
+/** RSS once the scene has painted nothing for a second (toasts gone), then closes the scene. */
+type Rss = ReturnType<typeof rssMB>;
+
+async function rss(open: () => Promise<Scene>, after?: (s: Scene) => Promise<void>): Promise<Rss> {
+  const scene = await open();
+  try {
+    await quiet(scene, 1000, 8000);
+    const mb = rssMB(scene.pid);
+    await after?.(scene);
+    return mb;
+  } finally {
+    await scene.close();
+  }
+}
+
+/** How many of the planner's printed lines relevo still holds: copy mode at the top of the history. */
+async function keptLines(scene: Scene, lines: number): Promise<number> {
+  scene.tui.write('\x1d[');
+  await scene.tui.until((t) => t.includes('copy mode'), 10_000, 'copy mode');
+  await sleep(100);
+  scene.tui.write('g');
+  const top = () => {
+    const first = /planner line (\d+)/.exec(scene.tui.text());
+    return first ? Number(first[1]) : Number.NaN;
+  };
+  await scene.tui.until(() => top() < lines - scene.tui.screen.rows * 2, 10_000, 'the top of the history');
+  await sleep(300);
+  return lines - top() + 1;
+}
+
+/** The figure; its note says what the resident memory is made of (and anything that fails the goal). */
+function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: number, problem?: string, info?: string): Figure {
+  const rss = relevo.map((r) => r.rss);
+  const parts = `anonymous ${median(relevo.map((r) => r.anon)).toFixed(1)} MB, file-backed ${median(relevo.map((r) => r.file)).toFixed(1)} MB`;
+  return {
+    key,
+    what,
+    unit: 'MB',
+    relevo: median(rss),
+    samples: rss,
+    baseline: { name: 'tmux server', value: median(base.map((r) => r.rss)), samples: base.map((r) => r.rss) },
+    goal: { text: `≤ ${limit} MB`, met: median(rss) <= limit && problem === undefined },
+    note: [problem, parts, info].filter(Boolean).join('; '),
+  };
+}
+
+export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
+  const idle: Rss[] = [];
+  const idleTmux: Rss[] = [];
+  const full: Rss[] = [];
+  const fullTmux: Rss[] = [];
+  const kept: number[] = [];
+  for (let i = 0; i < opts.reps; i++) {
+    idle.push(await rss(relevoDemoDone));
+    idleTmux.push(await rss(tmuxDemo));
+    full.push(
+      await rss(
+        () => relevoPrinting(LINES),
+        async (s) => void kept.push(await keptLines(s, LINES)),
+      ),
+    );
+    fullTmux.push(await rss(() => tmuxPrinting(LINES)));
+  }
+  const least = Math.min(...kept);
+  const scrollback = `copy mode still shows ${least} of the planner's ${LINES} lines (relevo keeps ≥ ${HISTORY}; tmux history-limit ${HISTORY})`;
+  const short = least >= HISTORY ? undefined : `scrollback too short: ${scrollback}`;
+  return [
+    figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60),
+    figure(
+      'memory.scrollback',
+      `RSS with ${LINES} lines in both panes' scrollback`,
+      full,
+      fullTmux,
+      100,
+      short,
+      short ? undefined : scrollback,
+    ),
+  ];
+}

@@ -1,0 +1,83 @@
+/**
+ * Start-up: (a) the TUI's first painted frame with `--demo` (spawned in the bench's own 160×40
+ * pseudo-terminal, stopped at the output that paints the status band's `relevo ·`), against a tmux
+ * client starting a private server with a session attached (stopped at the output that paints its
+ * status line); (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, `reps` times each.
+ */
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { type Figure, median } from './figure.js';
+import { paint, TmuxServer, tempDir, tmuxVersion } from './pty-run.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
+const COLS = 160;
+const ROWS = 40;
+const TIMEOUT_MS = 20_000;
+/** The status band's start, on the first frame relevo paints (`relevo · planner: sim · starting ▸ …`). */
+const BAND = 'relevo ·';
+
+/** ms from spawning the TUI to the output that paints its status band. */
+async function relevoFirstFrame(): Promise<number> {
+  const dir = tempDir('relevo-bench-start-');
+  const tui = paint([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cols: COLS, rows: ROWS, cwd: dir.path });
+  try {
+    return (await tui.until((t) => t.includes(BAND), TIMEOUT_MS, `the band (${BAND})`)) - tui.started;
+  } finally {
+    await tui.stop(3000);
+    dir.remove();
+  }
+}
+
+/** ms from spawning a tmux client (which starts its server) to the output that paints the status line. */
+async function tmuxFirstFrame(): Promise<number> {
+  const tmux = new TmuxServer();
+  const dir = tempDir('relevo-bench-start-');
+  const client = paint(tmux.newSession('first', ['cat']), { cols: COLS, rows: ROWS, cwd: dir.path });
+  try {
+    return (await client.until((t) => t.includes('[first]'), TIMEOUT_MS, "tmux's status line")) - client.started;
+  } finally {
+    tmux.kill();
+    await client.stop();
+    dir.remove();
+  }
+}
+
+async function wall(argv: readonly string[]): Promise<number> {
+  const t0 = performance.now();
+  await execa(argv[0]!, argv.slice(1), { stdin: 'ignore' });
+  return performance.now() - t0;
+}
+
+const figure = (key: string, what: string, relevo: number[], name: string, base: number[], limit: number): Figure => ({
+  key,
+  what,
+  unit: 'ms',
+  relevo: median(relevo),
+  samples: relevo,
+  ...(base.length > 0 ? { baseline: { name, value: median(base), samples: base } } : { note: `no baseline: ${name} did not run` }),
+  goal: { text: `≤ ${limit} ms`, met: median(relevo) <= limit },
+});
+
+export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
+  const frame: number[] = [];
+  const tmuxFrame: number[] = [];
+  const help: number[] = [];
+  const version: number[] = [];
+  const bare: number[] = [];
+  const hasTmux = (await tmuxVersion()) !== null;
+  // Untimed warm-up: the first start after a build reads everything from disk.
+  await wall([process.execPath, BIN, '--version']);
+  for (let i = 0; i < opts.reps; i++) {
+    frame.push(await relevoFirstFrame());
+    if (hasTmux) tmuxFrame.push(await tmuxFirstFrame());
+    help.push(await wall([process.execPath, BIN, '--help']));
+    bare.push(await wall([process.execPath, '-e', '0']));
+    version.push(await wall([process.execPath, BIN, '--version']));
+    bare.push(await wall([process.execPath, '-e', '0']));
+  }
+  return [
+    figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, 250),
+    figure('startup.help', '--help, spawn to exit', help, 'node -e 0', bare, 120),
+    figure('startup.version', '--version, spawn to exit', version, 'node -e 0', bare, 120),
+  ];
+}
