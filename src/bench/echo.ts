@@ -8,7 +8,7 @@
 
 import type { Figure } from './figure.js';
 import { median, quantile } from './figure.js';
-import { ECHO_KEYS } from './flood-text.js';
+import { ECHO_KEYS, PROBE_KEY, PROBE_LINE } from './flood-text.js';
 import { type OuterTerminal, type Session, sleep, tmuxVersion, type Workdir, withSession } from './harness.js';
 
 export type EchoOptions = { readonly reps: number; readonly quick: boolean };
@@ -33,14 +33,22 @@ async function keystroke(term: OuterTerminal, ms = 2000): Promise<number> {
   return (await painted) - t0;
 }
 
-/** Keys until one comes back (relevo's goal prompt may still be closing), then a few more not counted. */
+/**
+ * Makes sure keys reach the echo agent: relevo's goal prompt (closed with Esc when the session
+ * opened) would take them and paint them itself. An Esc that arrives with the next key reads as
+ * Alt+key, so the probe goes a little after it, and on no answer another Esc. Then a few keys not counted.
+ */
 async function warmUp(term: OuterTerminal): Promise<void> {
   for (let tries = 0; ; tries++) {
+    await sleep(200);
+    const answered = term.watch(PROBE_LINE, 1000);
+    term.write(PROBE_KEY);
     try {
-      await keystroke(term, 1000);
+      await answered;
       break;
     } catch (error) {
-      if (tries >= 15) throw new Error(`no key typed came back: ${(error as Error).message}`);
+      if (tries >= 10) throw new Error(`keys typed do not reach the echo agent: ${(error as Error).message}`);
+      term.write('\x1b');
     }
   }
   for (let i = 0; i < 10; i++) {

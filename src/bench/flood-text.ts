@@ -39,3 +39,7 @@ export const readyLine = (tag: string): string => `${tag.toLowerCase()} ready`;
 
 /** The keys the echo bench types, in turn: uppercase letters no flood, chrome or status line shows. */
 export const ECHO_KEYS = 'QVWXYZ';
+
+/** A key the echo agent answers with PROBE_LINE instead of echoing it: proof that keys reach the agent, not relevo's goal prompt. */
+export const PROBE_KEY = '!';
+export const PROBE_LINE = 'keys reach the agent';

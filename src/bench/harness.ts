@@ -233,10 +233,7 @@ export type Session = {
   close(): Promise<void>;
 };
 
-/**
- * Starts a session with `left` and `right` (bench agents by tag) and waits until both print their
- * ready lines and a key typed reaches the left one (relevo's goal prompt is closed with Esc first).
- */
+/** Starts a session with `left` and `right` (bench agents by tag); resolves once both print their ready lines. */
 export async function openSession(
   name: Session['name'],
   agents: (dir: Workdir) => { left: string[]; right: string[]; tags: [string, string] },
@@ -267,7 +264,8 @@ export async function openSession(
     }
     const t = term;
     await Promise.all(tags.map((tag) => t.watch(readyLine(tag), 30_000)));
-    // relevo opens its goal prompt when no --goal is given; Esc closes it, and keys go to the focused agent (the planner, on the left).
+    // relevo opens its goal prompt when no --goal is given; Esc closes it, then keys go to the focused
+    // agent (the planner, on the left). The echo bench checks they do (echo.ts, warmUp).
     if (name === 'relevo') t.write('\x1b');
     await ready?.(t);
     return { name, term: t, dir, close };
