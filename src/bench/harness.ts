@@ -22,7 +22,6 @@ export const ROWS = 40;
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ---- cleanup, also when the bench is interrupted --------------------------------------------
-
 const cleanups = new Set<() => void>();
 const onSignal = (signal: NodeJS.Signals) => {
   for (const c of [...cleanups]) c();
@@ -91,7 +90,6 @@ export class Workdir {
 }
 
 // ---- the bench's own terminal ---------------------------------------------------------------
-
 type Watch = { text: string; tail: string; resolve: (at: number) => void };
 
 /**
@@ -224,7 +222,6 @@ export class OuterTerminal {
 }
 
 // ---- the two programs under test --------------------------------------------------------------
-
 /** One system under test: two agents side by side in a 160×40 terminal, the left one focused. */
 export type Session = {
   readonly name: 'relevo' | 'tmux';
@@ -242,10 +239,15 @@ export async function openSession(
   const dir = new Workdir();
   const { left, right, tags } = agents(dir);
   const socket = `relevo-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const server = name === 'tmux' ? hold(() => void execaSync('tmux', ['-L', socket, 'kill-server'], { reject: false })) : () => {};
+  // tmux 3.3 leaves its socket file behind after kill-server.
+  const socketFile = join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket);
+  const stopServer = () => {
+    execaSync('tmux', ['-L', socket, 'kill-server'], { reject: false });
+    rmSync(socketFile, { force: true });
+  };
+  const server = name === 'tmux' ? hold(stopServer) : () => {};
   let term: OuterTerminal | undefined;
   const close = async () => {
-    if (name === 'tmux') await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
     server();
     await term?.close();
     dir.release();
