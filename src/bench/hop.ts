@@ -8,11 +8,10 @@
  * temporary file, read here. Needs the package's devDependencies (vitest and the CLIs); a CLI
  * that is missing is skipped with a note.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { z } from 'zod';
 import { PACKAGE_ROOT } from '../app/config/paths.js';
 import { type Figure, median, quantile } from './figure.js';
@@ -40,7 +39,7 @@ function claudeBinEnv(): Record<string, string> {
   if (process.env.RELEVO_TEST_CLAUDE_BIN !== undefined) return {};
   const wrapper = join(PACKAGE_ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
   try {
-    execFileSync(wrapper, ['--version'], { stdio: 'ignore' });
+    execaSync(wrapper, ['--version'], { stdio: 'ignore' });
     return {};
   } catch {
     const native = join(PACKAGE_ROOT, 'node_modules', '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
