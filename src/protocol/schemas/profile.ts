@@ -237,17 +237,7 @@ export const profileSchema = z
       })
       .optional(),
     /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
-    hook: z
-      .strictObject({
-        kind: z.enum(HOOK_KINDS),
-        grace_ms: z.number().int().min(0).max(10_000).default(1500),
-        /**
-         * The agent runs relevo's hook without waiting for it (Claude Code's `async` command hooks):
-         * its screen goes idle while the report is on its way, instead of after a Node start.
-         */
-        background: z.boolean().default(false),
-      })
-      .optional(),
+    hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
     /** Where the agent keeps its transcript, read when no hook reported the turn. */
     transcript: z
       .strictObject({
