@@ -12,7 +12,7 @@
  * as JSON to $RELEVO_HOP_OUT; $RELEVO_HOP_REPS runs of each pair. With $RELEVO_HOP_DEBUG=PREFIX, each run's
  * journal, stderr and the fake servers' request times go to PREFIX-<pair>-<time>.json.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { quote } from 'shell-quote';
 import { it } from 'vitest';
 import { formatHeader } from '../../src/protocol/index.js';
@@ -47,7 +47,11 @@ async function oneRun(planner: Cli, builder: Cli): Promise<{ there: number; back
   const cwd = makeTempDir('relevo-hop-cwd-');
   const claudeServer = planner === 'claude' ? servers.planner : servers.builder;
   const claude = createClaudeHome({ serverUrl: claudeServer.url, cwd });
-  const cleanups: (() => unknown)[] = [() => claude.cleanup(), () => reapLeftovers(claude.home)];
+  const cleanups: (() => unknown)[] = [
+    () => rmSync(cwd, { recursive: true, force: true }),
+    () => claude.cleanup(),
+    () => reapLeftovers(claude.home),
+  ];
   let env: Record<string, string> = claude.env;
   const command = (cli: Cli, server: Server): string => {
     if (cli === 'claude') return quote(['env', `ANTHROPIC_BASE_URL=${server.url}`, claude.bin]);
