@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
-
-process.exitCode = await main(process.argv.slice(2));
+// `relevo-tui hook …` is run by an agent's end-of-turn hook on every turn: it goes straight to the
+// small forwarder (node:net only), without loading the app.
+const args = process.argv.slice(2);
+if (args[0] === 'hook') {
+  const { runHook } = await import('../dist/hook/send.js');
+  process.exitCode = await runHook(args.slice(1));
+} else {
+  const { main } = await import('../dist/cli.js');
+  process.exitCode = await main(args);
+}

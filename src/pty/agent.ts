@@ -51,6 +51,7 @@ export class AgentPane implements DeliveryTarget {
   readonly onExit: Pane['onExit'];
   #detection: Detection = { state: 'unknown', rule: null };
   #timer: NodeJS.Timeout | null = null;
+  #timerDue = 0;
   #turnStart: Mark | null = null;
   /** Where the chrome started the last time the agent was idle between turns. */
   #idleStart: Mark | null = null;
@@ -69,7 +70,8 @@ export class AgentPane implements DeliveryTarget {
     readonly pane: Pane,
     readonly profile: Profile,
   ) {
-    this.#tracker = new TurnTracker(profile.data.detect.quiet_ms, profile.data.detect.require_busy);
+    const { quiet_ms, require_busy, evidence_quiet_ms } = profile.data.detect;
+    this.#tracker = new TurnTracker(quiet_ms, require_busy, evidence_quiet_ms);
     this.onExit = pane.onExit;
     pane.onUpdate(() => this.#schedule(EVALUATE_EVERY_MS));
     pane.onExit(() => {
@@ -154,6 +156,16 @@ export class AgentPane implements DeliveryTarget {
     this.#onTurnBegan.fire({ sent: sent ?? null });
   }
 
+  /**
+   * The agent's own end-of-turn hook reported for the turn being watched: the turn ends as soon as
+   * the screen is idle and has kept still for the profile's `evidence_quiet_ms`.
+   */
+  turnReported(): void {
+    if (!this.#tracker.active) return;
+    this.#tracker.evidence();
+    this.#schedule(0);
+  }
+
   /** Delivery gave up: no turn is running. */
   cancelTurn(): void {
     this.#tracker.cancel();
@@ -181,7 +193,8 @@ export class AgentPane implements DeliveryTarget {
       }
     }
     const quiet = this.pane.quietFor();
-    const { signal, recheckIn } = this.#tracker.observe(this.#detection.state, this.pane.screen.version, quiet);
+    const saysDone = this.profile.rules.find((r) => r.id === this.#detection.rule)?.endsTurn ?? false;
+    const { signal, recheckIn } = this.#tracker.observe(this.#detection.state, this.pane.screen.version, quiet, saysDone);
     if (signal === 'blocked') this.#onBlocked.fire(this.#detection.rule ?? 'blocked');
     if (signal === 'unblocked') this.#onUnblocked.fire();
     if (signal === 'ended') this.#endTurn();
@@ -219,8 +232,12 @@ export class AgentPane implements DeliveryTarget {
     this.#onTurnEnded.fire({ reply: text, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap });
   }
 
+  /** An evaluation in `ms`, unless one is due sooner (a screen change during a long quiet wait is looked at soon). */
   #schedule(ms: number): void {
-    if (this.#timer !== null) return;
+    const due = Date.now() + ms;
+    if (this.#timer !== null && this.#timerDue <= due) return;
+    this.#clearTimer();
+    this.#timerDue = due;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.evaluate();

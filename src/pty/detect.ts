@@ -7,6 +7,8 @@ export type CompiledRule = {
   readonly id: string;
   readonly state: Exclude<AgentState, 'unknown'>;
   readonly priority: number;
+  /** A match is the agent's own word that its turn is over (`ends_turn`). */
+  readonly endsTurn: boolean;
   readonly region: (s: Snapshot) => string;
   readonly test: Test;
 };
@@ -68,6 +70,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRule[] {
     id: rule.id,
     state: rule.state,
     priority: rule.priority,
+    endsTurn: rule.ends_turn,
     region: regionOf(rule),
     test: compileMatcher(rule),
   }));

@@ -5,17 +5,21 @@ export type TurnSignal = 'ended' | 'blocked' | 'unblocked';
 /**
  * Decides when an agent's turn is over, apart from detection and with the clock passed in:
  * after `begin`, the agent must show activity (a busy state, or any output when busy is not
- * required), then be idle with the screen unchanged for `quietMs`. Blocked never ends a turn.
+ * required), then be idle with the screen unchanged for `quietMs`, or only `evidenceQuietMs` once
+ * the agent itself said the turn is over (its hook reported, or an `ends_turn` rule matched).
+ * Blocked never ends a turn.
  */
 export class TurnTracker {
   #active = false;
   #activity = false;
   #blocked = false;
   #beganVersion = 0;
+  #evidence = false;
 
   constructor(
     private readonly quietMs: number,
     private readonly requireBusy: boolean,
+    private readonly evidenceQuietMs: number = quietMs,
   ) {}
 
   get active(): boolean {
@@ -31,7 +35,13 @@ export class TurnTracker {
     this.#active = true;
     this.#activity = false;
     this.#blocked = false;
+    this.#evidence = false;
     this.#beganVersion = version;
+  }
+
+  /** The agent's own end-of-turn report arrived for this turn: the short quiet is then enough. */
+  evidence(): void {
+    if (this.#active) this.#evidence = true;
   }
 
   cancel(): void {
@@ -40,10 +50,11 @@ export class TurnTracker {
   }
 
   /**
-   * Feed the current state. `quietFor` is how long the screen has been unchanged.
+   * Feed the current state. `quietFor` is how long the screen has been unchanged; `saysDone` that
+   * the rule that decided the state is the agent's word that its turn is over.
    * Returns a signal, and `recheckIn` ms when only the quiet window is missing.
    */
-  observe(state: AgentState, version: number, quietFor: number): { signal: TurnSignal | null; recheckIn: number | null } {
+  observe(state: AgentState, version: number, quietFor: number, saysDone = false): { signal: TurnSignal | null; recheckIn: number | null } {
     if (!this.#active) return { signal: null, recheckIn: null };
     if (state === 'blocked') {
       this.#activity = true;
@@ -55,11 +66,12 @@ export class TurnTracker {
     this.#blocked = false;
     if (state === 'busy' || (!this.requireBusy && version !== this.#beganVersion)) this.#activity = true;
     if (state === 'idle' && this.#activity) {
-      if (quietFor >= this.quietMs) {
+      const quietMs = this.#evidence || saysDone ? Math.min(this.evidenceQuietMs, this.quietMs) : this.quietMs;
+      if (quietFor >= quietMs) {
         this.#active = false;
         return { signal: 'ended', recheckIn: null };
       }
-      return { signal: wasBlocked ? 'unblocked' : null, recheckIn: this.quietMs - quietFor };
+      return { signal: wasBlocked ? 'unblocked' : null, recheckIn: quietMs - quietFor };
     }
     return { signal: wasBlocked ? 'unblocked' : null, recheckIn: null };
   }

@@ -86,7 +86,10 @@ export class FakePane implements Pane {
  * echo of a submitted message, a bottom line with `working` means busy, one with `allow? [y/n]` blocked. No hook, no transcript: replies
  * come from the screen. The role prompt goes by a launch flag, so messages carry no preamble.
  */
-export function lineAgentProfile(deliver: Partial<ProfileData['deliver']> = {}): Profile {
+export function lineAgentProfile(
+  deliver: Partial<ProfileData['deliver']> = {},
+  detect: { quiet_ms?: number; evidence_quiet_ms?: number; rules?: unknown[] } = {},
+): Profile {
   return compileProfile(
     profileSchema.parse({
       id: 'line-agent',
@@ -101,7 +104,10 @@ export function lineAgentProfile(deliver: Partial<ProfileData['deliver']> = {}):
           { id: 'asks-permission', state: 'blocked', priority: 200, region: 'bottom', lines: 1, contains: 'allow? [y/n]' },
           { id: 'working', state: 'busy', priority: 100, region: 'bottom', lines: 1, contains: 'working' },
           { id: 'input-line', state: 'idle', priority: 50, region: 'bottom', lines: 1, regex: '^>( |$)' },
+          ...(detect.rules ?? []),
         ],
+        ...(detect.quiet_ms === undefined ? {} : { quiet_ms: detect.quiet_ms }),
+        ...(detect.evidence_quiet_ms === undefined ? {} : { evidence_quiet_ms: detect.evidence_quiet_ms }),
       },
       deliver: { settle_ms: 0, confirm_ms: 300, retries: 2, ...deliver },
       reply: { echo: '^» ', prompt: '^>(?: (.*))?$' },

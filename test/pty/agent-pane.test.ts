@@ -4,8 +4,8 @@ import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
 import { until } from '../helpers/until.js';
 
 const agents: AgentPane[] = [];
-function agentIn(pane: FakePane): AgentPane {
-  const agent = new AgentPane('builder', pane, lineAgentProfile());
+function agentIn(pane: FakePane, profile = lineAgentProfile()): AgentPane {
+  const agent = new AgentPane('builder', pane, profile);
   agents.push(agent);
   return agent;
 }
@@ -20,6 +20,43 @@ afterEach(() => {
 const nextTurn = (agent: AgentPane) => new Promise<TurnEnd>((resolve) => agent.onTurnEnded(resolve));
 
 describe('AgentPane over a fake pane', () => {
+  // A quiet window no test waits out: only the agent's own word can end these turns.
+  const saysDone = { id: 'done-line', state: 'idle', priority: 60, region: 'bottom', lines: 1, contains: '[done]', ends_turn: true };
+  const patient = () => lineAgentProfile({}, { quiet_ms: 60_000, evidence_quiet_ms: 0, rules: [saysDone] });
+
+  it("ends the turn on the agent's hook report once the screen is idle, without the whole quiet window", async () => {
+    const pane = new FakePane();
+    const agent = agentIn(pane, patient());
+    await pane.draw('>');
+    await until('idle', () => agent.state === 'idle');
+    agent.beginTurn('do it');
+    const turn = nextTurn(agent);
+    await pane.draw('\r\nworking');
+    await until('busy', () => agent.state === 'busy');
+    agent.turnReported(); // the report can come before the screen is idle: it is kept for this turn
+    await pane.draw('\r\x1b[Kdone it\r\n> ');
+    expect((await turn).reply).toContain('done it');
+    expect(agent.inTurn).toBe(false);
+  });
+
+  it('ends the turn when a rule marked ends_turn says idle (OSC 7501 done), and not on a plain idle screen', async () => {
+    const pane = new FakePane();
+    const agent = agentIn(pane, patient());
+    await pane.draw('>');
+    await until('idle', () => agent.state === 'idle');
+    agent.beginTurn('do it');
+    const turn = nextTurn(agent);
+    await pane.draw('\r\nworking');
+    await until('busy', () => agent.state === 'busy');
+    await pane.draw('\r\x1b[K> ');
+    await until('idle', () => agent.state === 'idle' && agent.detection.rule === 'input-line');
+    expect(agent.inTurn).toBe(true); // idle, but the quiet window is a minute
+    await pane.draw('\r\n[done]');
+    await turn;
+    expect(agent.detection.rule).toBe('done-line');
+    expect(agent.inTurn).toBe(false);
+  });
+
   it('reads its state from the screen through the profile, and the input box', async () => {
     const pane = new FakePane();
     const agent = agentIn(pane);

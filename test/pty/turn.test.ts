@@ -41,4 +41,36 @@ describe('turn tracker', () => {
     t.cancel();
     expect(t.observe('idle', 2, 1_000).signal).toBeNull();
   });
+
+  it('after the agent reported its turn over, the short quiet is enough; the report counts for its own turn only', () => {
+    const t = new TurnTracker(500, true, 100);
+    t.evidence(); // no turn yet: nothing to remember
+    t.begin(0);
+    t.observe('busy', 1, 0);
+    expect(t.observe('idle', 2, 100).recheckIn).toBe(400); // no report yet: the whole window
+    t.evidence();
+    expect(t.observe('busy', 3, 0).signal).toBeNull(); // reported, but the screen still says busy
+    expect(t.observe('idle', 4, 60)).toEqual({ signal: null, recheckIn: 40 }); // its last redraw settles
+    expect(t.observe('idle', 4, 100).signal).toBe('ended');
+    t.begin(4); // the next turn starts without the last one's report
+    t.observe('busy', 5, 0);
+    expect(t.observe('idle', 6, 100).recheckIn).toBe(400);
+  });
+
+  it('an idle state the agent itself says ends the turn (ends_turn) needs only the short quiet, after activity', () => {
+    const t = new TurnTracker(500, true, 100);
+    t.begin(0);
+    expect(t.observe('idle', 0, 5_000, true).signal).toBeNull(); // the last turn's "done": no activity yet
+    t.observe('busy', 1, 0);
+    expect(t.observe('idle', 2, 30, true).recheckIn).toBe(70);
+    expect(t.observe('idle', 2, 100, true).signal).toBe('ended');
+  });
+
+  it('without a short quiet in the profile, a report changes nothing', () => {
+    const t = new TurnTracker(500, true);
+    t.begin(0);
+    t.observe('busy', 1, 0);
+    t.evidence();
+    expect(t.observe('idle', 2, 100, true).recheckIn).toBe(400);
+  });
 });

@@ -116,6 +116,7 @@ export class RelayRunner {
       slot.report = report;
       slot.thread = report.thread ?? slot.thread;
       slot.arrived.fire();
+      this.agents[role].turnReported();
     });
     channel?.onRejected((reason) => {
       try {

@@ -93,6 +93,11 @@ export const ruleSchema = z
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'ids are lowercase words joined by dashes'),
     state: z.enum(AGENT_STATES),
     priority: z.number().int().min(0).max(10_000),
+    /**
+     * An idle rule that is the agent's own word that its turn is over (Codex's OSC 7501 `state=done`):
+     * the turn then ends after `detect.evidence_quiet_ms`, not the whole quiet window.
+     */
+    ends_turn: z.boolean().default(false),
     region: z.enum(REGIONS),
     lines: z.number().int().positive().max(200).optional(),
     osc: z.number().int().min(0).max(65_535).optional(),
@@ -160,6 +165,11 @@ export const profileSchema = z
     detect: z.strictObject({
       /** The screen must stay unchanged this long before an idle agent counts as finished. */
       quiet_ms: z.number().int().min(50).max(60_000),
+      /**
+       * The shorter quiet that is enough once the agent said its turn is over (its end-of-turn hook
+       * reported, or an `ends_turn` rule matches): long enough for its last redraw. Absent: `quiet_ms`.
+       */
+      evidence_quiet_ms: z.number().int().min(0).max(60_000).optional(),
       /** A turn ends only after a busy state was seen; otherwise any output since delivery counts. */
       require_busy: z.boolean(),
       rules: z.array(ruleSchema).min(1).max(MAX_RULES),

@@ -51,6 +51,8 @@ export type RecordedRequest = {
   reply?: ScriptedReply;
   /** True when the client hung up before the reply was complete (e.g. Esc in the CLI). */
   aborted: boolean;
+  /** When a streamed reply's last event was sent (the bench measures the relay hop from here). */
+  endedAt?: number;
 };
 
 export type FakeServerOptions = {
@@ -117,7 +119,9 @@ export class SseStream {
   }
 
   end(): void {
-    if (this.open) this.res.end();
+    if (!this.open) return;
+    this.record.endedAt = Date.now();
+    this.res.end();
   }
 }
 

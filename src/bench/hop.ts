@@ -1,0 +1,108 @@
+/**
+ * The relay hop with the real CLIs: the planner's model finishes streaming → the builder's model
+ * receives the handoff, for Claude Code → Claude Code, Claude Code → Codex and Codex → Claude Code.
+ *
+ * The fake model servers live in the test tree (test/helpers/fake-models), which the build does
+ * not compile, so the runs are made by test/bench/hop.run.ts through vitest with its own config
+ * (vitest.bench.config.ts, outside `npm test`); that file writes its samples as JSON to a
+ * temporary file, read here. Needs the package's devDependencies (vitest and the CLIs); a CLI
+ * that is missing is skipped with a note.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, execaSync } from 'execa';
+import { z } from 'zod';
+import { PACKAGE_ROOT } from '../app/config/paths.js';
+import { type Figure, median, quantile } from './figure.js';
+
+const PAIRS = [
+  ['claude-claude', 'Claude Code → Claude Code', 'claude'],
+  ['claude-codex', 'Claude Code → Codex', 'codex'],
+  ['codex-claude', 'Codex → Claude Code', 'claude'],
+] as const;
+const GOAL_MEDIAN_MS = 400;
+const GOAL_P95_MS = 600;
+
+const outputSchema = z.object({
+  samples: z.record(z.string(), z.array(z.number())),
+  floor: z.record(z.string(), z.array(z.number())),
+  skipped: z.array(z.string()),
+  failures: z.array(z.string()),
+});
+
+/**
+ * Claude Code's npm package puts its native binary in place at install; where that step did not
+ * run (`--ignore-scripts`), the platform package's binary is used directly.
+ */
+function claudeBinEnv(): Record<string, string> {
+  if (process.env.RELEVO_TEST_CLAUDE_BIN !== undefined) return {};
+  const wrapper = join(PACKAGE_ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+  try {
+    execaSync(wrapper, ['--version'], { stdio: 'ignore' });
+    return {};
+  } catch {
+    const native = join(PACKAGE_ROOT, 'node_modules', '@anthropic-ai', `claude-code-${process.platform}-${process.arch}`, 'claude');
+    return existsSync(native) ? { RELEVO_TEST_CLAUDE_BIN: native } : {};
+  }
+}
+
+export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
+  const vitest = join(PACKAGE_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  if (!existsSync(vitest)) return [skipped('vitest is not installed (the hop needs the devDependencies)')];
+  const dir = mkdtempSync(join(tmpdir(), 'relevo-bench-hop-'));
+  const out = join(dir, 'hop.json');
+  try {
+    const run = await execa(process.execPath, [vitest, 'run', '--config', 'vitest.bench.config.ts', '--reporter', 'dot'], {
+      cwd: PACKAGE_ROOT,
+      reject: false,
+      env: { ...claudeBinEnv(), RELEVO_HOP_REPS: String(opts.quick ? 1 : opts.reps), RELEVO_HOP_OUT: out },
+    });
+    if (!existsSync(out)) return [skipped(`the hop runs failed: ${(run.stderr || run.stdout).slice(-300)}`)];
+    const result = outputSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    return PAIRS.flatMap(([pair, what, to]) => hopFigures(pair, what, result.samples[pair] ?? [], result.floor[to] ?? [], result));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function hopFigures(pair: string, what: string, samples: number[], floor: number[], result: z.infer<typeof outputSchema>): Figure[] {
+  const notes = [...result.skipped, ...result.failures.filter((f) => f.startsWith(pair))];
+  const note = notes.length > 0 ? notes.join('; ').slice(0, 400) : undefined;
+  // The receiving CLI by itself: its reply's end → its screen idle → the handoff pasted → Enter → its next request.
+  const floorName = 'floor: the receiving CLI alone, the next message typed as soon as its screen is idle (no relevo)';
+  const baseline = (value: number) => (floor.length > 0 ? { baseline: { name: floorName, value, samples: floor } } : {});
+  const p95 = quantile(samples, 0.95);
+  const goalMet = (value: number, limit: number) => samples.length > 0 && value <= limit;
+  const base = { unit: 'ms' as const, samples, ...(note ? { note } : {}) };
+  return [
+    {
+      key: `hop.${pair}`,
+      what: `relay hop ${what}: last SSE event of the reply → the handoff's request received, median`,
+      relevo: median(samples),
+      goal: { text: `≤ ${GOAL_MEDIAN_MS} ms median`, met: goalMet(median(samples), GOAL_MEDIAN_MS) },
+      ...base,
+      ...baseline(median(floor)),
+    },
+    {
+      key: `hop.${pair}.p95`,
+      what: `relay hop ${what}, p95`,
+      relevo: p95,
+      goal: { text: `≤ ${GOAL_P95_MS} ms p95`, met: goalMet(p95, GOAL_P95_MS) },
+      ...base,
+      ...baseline(quantile(floor, 0.95)),
+    },
+  ];
+}
+
+function skipped(why: string): Figure {
+  return {
+    key: 'hop.claude-claude',
+    what: 'relay hop with the real CLIs',
+    unit: 'ms',
+    relevo: Number.NaN,
+    samples: [],
+    goal: { text: `≤ ${GOAL_MEDIAN_MS} ms median, ≤ ${GOAL_P95_MS} ms p95`, met: false },
+    note: `skipped: ${why}`,
+  };
+}
