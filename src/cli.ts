@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { runHeadless } from './app/commands/headless.js';
-import { parseOptions } from './app/config/options.js';
 import { PACKAGE_ROOT } from './app/config/paths.js';
-import { loadConfig } from './app/config/relevo-toml.js';
-import { USAGE } from './app/config/usage.js';
 import { ConfigError } from './app/faults/errors.js';
+
+// Only what every command needs is imported up front; each command loads its own modules.
 
 const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 1;
@@ -12,6 +10,27 @@ const EXIT_INTERNAL = 1;
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
   return pkg.version;
+}
+
+/**
+ * The TUI's modules, React among them in its production build (the development build is slower
+ * and larger; React picks one from NODE_ENV when first imported). relevo's own UI runs production
+ * whatever NODE_ENV says — a NODE_ENV in a person's shell is meant for their project — and the
+ * variable is put back right after, so the agents (and the npm or tests they run) see it unchanged.
+ */
+async function importTui(): Promise<typeof import('./tui/app.js')> {
+  const given = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await import('./tui/app.js');
+  } finally {
+    if (given === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = given;
+  }
+}
+
+async function usage(): Promise<string> {
+  return (await import('./app/config/usage.js')).USAGE;
 }
 
 /** The `relevo-tui` command. Resolves with the exit code. */
@@ -50,21 +69,37 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     io.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     return 0;
   }
+  // `--help` or `--version` alone: before the flags' schema and the settings file are loaded.
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    io.stdout.write(await usage());
+    return 0;
+  }
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.stdout.write(`relevo-tui ${packageVersion()}\n`);
+    return 0;
+  }
   try {
+    const [{ parseOptions }, { loadConfig }] = await Promise.all([
+      import('./app/config/options.js'),
+      import('./app/config/relevo-toml.js'),
+    ]);
     const options = parseOptions(args, env, (explicit) => loadConfig(explicit, process.cwd()));
     if (options.help) {
-      io.stdout.write(USAGE);
+      io.stdout.write(await usage());
       return 0;
     }
     if (options.version) {
       io.stdout.write(`relevo-tui ${packageVersion()}\n`);
       return 0;
     }
-    if (options.headless) return await runHeadless(options, packageVersion(), env, io);
+    if (options.headless) {
+      const { runHeadless } = await import('./app/commands/headless.js');
+      return await runHeadless(options, packageVersion(), env, io);
+    }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
     }
-    const { runTui } = await import('./tui/app.js');
+    const { runTui } = await importTui();
     return await runTui(options, packageVersion(), env, { stdin: process.stdin, stdout: process.stdout });
   } catch (error) {
     if (error instanceof ConfigError) {

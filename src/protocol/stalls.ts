@@ -74,6 +74,20 @@ export class StallWatcher {
     }
   }
 
+  /**
+   * Milliseconds from `now` until `tick` can find a turn busy too long (at least 1), or null while
+   * no turn could stall (none running, each blocked or already reported): no clock to watch.
+   */
+  nextCheck(now: number): number | null {
+    let next: number | null = null;
+    for (const t of this.#tracks.values()) {
+      if (t.began === null || t.blocked || t.stalled) continue;
+      const wait = Math.max(1, t.began + this.settings.stallAfterMs - now);
+      next = next === null ? wait : Math.min(next, wait);
+    }
+    return next;
+  }
+
   #stall(role: Role, t: Track, why: StallKind, forMs: number): void {
     if (t.stalled) return;
     t.stalled = true;

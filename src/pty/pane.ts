@@ -111,7 +111,9 @@ export class LocalPane implements Pane {
   }
 
   write(data: string): void {
-    if (this.#exit === null) this.#pty.write(data);
+    if (this.#exit !== null) return;
+    this.screen.typed();
+    this.#pty.write(data);
   }
 
   paste(text: string, newline: string): void {

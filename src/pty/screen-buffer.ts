@@ -147,3 +147,12 @@ export function trackMouse(term: Terminal): () => MouseMode {
   term.parser.registerEscHandler({ final: 'c' }, reset);
   return () => ({ tracking: term.modes.mouseTrackingMode, encoding });
 }
+
+/**
+ * Characters whose width terminals disagree on: multi-unit ones (astral emoji, clusters with
+ * variation selectors, ZWJ or combining marks) and wide ones below the CJK blocks (symbols and
+ * dingbats with emoji presentation). CJK ideographs and kana are wide everywhere.
+ */
+export function mayMismeasure(chars: string, width: number): boolean {
+  return chars.length > 1 || (width === 2 && chars.charCodeAt(0) < 0x2e80);
+}

@@ -1,7 +1,7 @@
 import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
-import { type BufferText, bufferText, type MouseMode, readSgr, trackMouse } from './screen-buffer.js';
+import { type BufferText, bufferText, type MouseMode, mayMismeasure, readSgr, trackMouse } from './screen-buffer.js';
 import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from './sgr.js';
 
 export type { BufferText, MouseMode } from './screen-buffer.js';
@@ -34,15 +34,6 @@ export type Span = { readonly from: number; readonly to: number };
 
 /** The program's cursor on the visible screen; `visible` is DECTCEM (`CSI ? 25 h/l`) and on-screen. */
 export type Cursor = { readonly row: number; readonly col: number; readonly visible: boolean };
-
-/**
- * Characters whose width terminals disagree on: multi-unit ones (astral emoji, clusters with
- * variation selectors, ZWJ or combining marks) and wide ones below the CJK blocks (symbols and
- * dingbats with emoji presentation). CJK ideographs and kana are wide everywhere.
- */
-function mayMismeasure(chars: string, width: number): boolean {
-  return chars.length > 1 || (width === 2 && chars.charCodeAt(0) < 0x2e80);
-}
 
 /**
  * A headless xterm fed with an agent's output bytes (UTF-8 decoded as a stream by xterm),
@@ -104,6 +95,15 @@ export class Screen {
     const done = new Promise<void>((resolve) => this.#term.write(data, resolve));
     this.#pending = done;
     return done;
+  }
+
+  /**
+   * Keys were just typed: the program's next output (the echo) is parsed as it is written, not on
+   * xterm's next 0 ms timeout (≥ 1 ms) — xterm's own path for user input, for one write, so a flood
+   * is still parsed in time slices. Not while the view is scrolled back: xterm would scroll it down.
+   */
+  typed(): void {
+    if (this.scrolledBack === 0) this.#term.input('', true);
   }
 
   /** Resolves when everything written so far is parsed. */

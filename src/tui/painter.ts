@@ -44,7 +44,8 @@ const moveTo = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
  * paint are rewritten (damage tracking against the last string written per row), each as a
  * cursor-addressed write, the whole frame in synchronized output and between DECSC/DECRC so
  * another writer's cursor (and its SGR state) is left as it was. `schedule()` caps the frame rate
- * with a single timeout that only exists while a paint is pending: an idle pane costs nothing.
+ * with a single immediate or timeout that only exists while a paint is pending: an idle pane costs
+ * nothing.
  */
 export class PanePainter {
   readonly #out: Sink;
@@ -56,7 +57,8 @@ export class PanePainter {
   #rect: Rect;
   /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
   #painted: (string | undefined)[];
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The pending paint: an immediate (the frame slot is open) or a timeout (it opens later). */
+  #timer: { readonly cancel: () => void } | undefined;
   #lastPaintAt = -Infinity;
   #disposed = false;
   /** The rows cut off above (see `#cut`), for the screen version and height in `#cutFor`. */
@@ -91,17 +93,25 @@ export class PanePainter {
   }
 
   /**
-   * The screen may have changed: paint at the next frame slot — at once (on a 0 ms timeout, so a
-   * burst of calls in one tick makes one frame) if the last paint is older than a frame, else
-   * when a frame has passed since it. Calls while a paint is pending are free.
+   * The screen may have changed: paint at the next frame slot — at once (on an immediate, after
+   * this turn of the event loop's I/O, so a burst of calls makes one frame; a 0 ms timeout would
+   * cost ≥ 1 ms of keystroke echo) if the last paint is older than a frame, else when a frame has
+   * passed since it. Calls while a paint is pending are free.
    */
   schedule(): void {
     if (this.#disposed || this.#timer !== undefined) return;
-    const wait = Math.max(0, this.#lastPaintAt + this.#interval - this.#now());
-    this.#timer = setTimeout(() => {
+    const wait = this.#lastPaintAt + this.#interval - this.#now();
+    const run = () => {
       this.#timer = undefined;
       this.paint();
-    }, wait);
+    };
+    if (wait <= 0) {
+      const immediate = setImmediate(run);
+      this.#timer = { cancel: () => clearImmediate(immediate) };
+    } else {
+      const timeout = setTimeout(run, wait);
+      this.#timer = { cancel: () => clearTimeout(timeout) };
+    }
   }
 
   /**
@@ -198,8 +208,7 @@ export class PanePainter {
   }
 
   #cancel(): void {
-    if (this.#timer === undefined) return;
-    clearTimeout(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
   }
 }

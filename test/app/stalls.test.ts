@@ -27,13 +27,16 @@ function watcher(stallAfterMs = 20 * MIN) {
 describe('StallWatcher', () => {
   it('reports a turn busy past stall_after once, and clears it when the turn ends', () => {
     const { w, reports } = watcher();
+    expect(w.nextCheck(0)).toBeNull(); // no turn: no clock to watch
     w.turnBegan('builder', 0);
     w.state('builder', 'busy', 10);
+    expect(w.nextCheck(MIN)).toBe(19 * MIN);
     w.tick(20 * MIN - 1);
     expect(reports).toEqual([]);
     w.tick(20 * MIN);
     w.tick(30 * MIN);
     expect(reports).toEqual([['builder', { role: 'builder', why: 'busy', forMs: 20 * MIN }]]);
+    expect(w.nextCheck(30 * MIN)).toBeNull(); // reported once: nothing more to wait for
     w.turnEnded('builder');
     expect(reports.at(-1)).toEqual(['builder', null]);
     w.tick(60 * MIN); // no turn: nothing
@@ -44,10 +47,12 @@ describe('StallWatcher', () => {
     const { w, reports } = watcher();
     w.turnBegan('planner', 0);
     w.state('planner', 'blocked', 5);
+    expect(w.nextCheck(5)).toBeNull(); // blocked: the blocked timeout's business
     w.tick(25 * MIN);
     expect(reports).toEqual([]);
     // Answered at 25 min: busy from then on, so stalled 20 min later, not at once.
     w.state('planner', 'busy', 25 * MIN);
+    expect(w.nextCheck(25 * MIN)).toBe(20 * MIN);
     w.tick(26 * MIN);
     expect(reports).toEqual([]);
     w.tick(45 * MIN);
@@ -159,15 +164,22 @@ describe('Attention', () => {
     const journal: JournalEntry[] = [];
     let now = 0;
     const attention = new Attention(runner, journalInto(journal), 20 * MIN, () => now);
+    expect(vi.getTimerCount()).toBe(0); // no turn running: no timer (idle agents wake nothing)
     fakes.planner.e.began.fire({ sent: 'x' });
     fakes.planner.e.state.fire('busy');
+    expect(vi.getTimerCount()).toBe(1); // one, for the moment the turn would stall
     now = 21 * MIN;
-    vi.advanceTimersByTime(2000);
+    vi.advanceTimersByTime(20 * MIN);
     expect(journal).toEqual([{ type: 'stalled', role: 'planner', why: 'busy', for_ms: 21 * MIN }]);
     expect(attention.notes.planner).toBe('planner: stalled — busy 21m with no turn end');
+    expect(vi.getTimerCount()).toBe(0); // reported: nothing more to watch
     fakes.planner.e.ended.fire({});
     expect(attention.notes.planner).toBeNull();
     expect(journal).toHaveLength(1);
+    fakes.builder.e.began.fire({ sent: 'y' });
+    expect(vi.getTimerCount()).toBe(1);
+    fakes.builder.e.ended.fire({});
+    expect(vi.getTimerCount()).toBe(0); // the turn ended in time: its timer is gone
     attention.dispose();
   });
 });

@@ -221,6 +221,32 @@ describe('PanePainter', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('paints an open frame slot on an immediate, not on a timeout (a 0 ms timeout costs ≥ 1 ms of echo)', async () => {
+    const pane = screen(16, 5);
+    await pane.write('first');
+    let clock = 1000;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // immediates stay real
+    const out = new Sink();
+    const painter = new PanePainter(out, pane, RECT, { fps: 30, now: () => clock });
+    painter.schedule();
+    painter.schedule();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.chunks).toHaveLength(1); // one frame for the burst, with no timer run
+    expect(painter.pending).toBe(false);
+    vi.useRealTimers();
+    await pane.write('\r\nsecond');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    clock += 5;
+    painter.schedule(); // within the frame: a timeout for the rest of it
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.chunks).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(1);
+    clock += 29;
+    vi.advanceTimersByTime(29);
+    expect(out.chunks).toHaveLength(2);
+    painter.dispose();
+  });
+
   it('invalidate() and resize() repaint everything', async () => {
     const pane = screen(16, 5);
     await pane.write('abc');

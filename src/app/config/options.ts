@@ -5,7 +5,7 @@ import { ConfigError } from '../faults/errors.js';
 import { type FlagsContext, parseFlags, unexpectedArgument } from './args.js';
 import { parsePrefix } from './prefix.js';
 
-export const DEMO_GOAL = 'Add pagination to /users with tests';
+export { DEMO_GOAL } from './demo.js';
 
 const FLAGS = {
   headless: { type: 'boolean' },

@@ -1,4 +1,4 @@
-import { DEMO_GOAL } from './options.js';
+import { DEMO_GOAL } from './demo.js';
 
 /** `relevo-tui --help`: every option, command and exit code. */
 export const USAGE = `Usage: relevo-tui [options]

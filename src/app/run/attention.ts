@@ -14,8 +14,6 @@ export type Watched = {
   readonly onAgentRestarted?: Event<Role>;
 };
 
-const TICK_MS = 1000;
-
 export const heldNote = (role: Role, round: number) => `${role}: your draft holds round ${round} — send it or clear it`;
 export const stallNote = (s: Stall) =>
   s.why === 'busy'
@@ -32,13 +30,23 @@ export class Attention {
   readonly onChange = this.#onChange.event;
   #held: Record<Role, string | null> = { planner: null, builder: null };
   #stalled: Record<Role, string | null> = { planner: null, builder: null };
-  readonly #timer: NodeJS.Timeout;
+  /** Armed only while a turn could stall, for the moment it would: idle agents leave no timer. */
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(runner: Watched, journal: Pick<Journal, 'append'>, stallAfterMs: number, clock: () => number = Date.now) {
     const stalls = new StallWatcher({ stallAfterMs }, (role, stall) => {
       if (stall) journal.append({ type: 'stalled', role, why: stall.why, for_ms: Math.round(stall.forMs) });
       this.#set('stalled', role, stall ? stallNote(stall) : null);
     });
+    const arm = () => {
+      clearTimeout(this.#timer);
+      const wait = stalls.nextCheck(clock());
+      this.#timer = wait === null ? undefined : setTimeout(tick, wait).unref();
+    };
+    const tick = () => {
+      stalls.tick(clock());
+      arm();
+    };
     const watch = (role: Role) => {
       const agent = runner.agents[role];
       agent.hold.onChange((on) => {
@@ -49,17 +57,24 @@ export class Attention {
         journal.append({ type: 'delivery_held', role, round });
         this.#set('held', role, heldNote(role, round));
       });
-      agent.onTurnBegan(() => stalls.turnBegan(role, clock()));
-      agent.onTurnEnded(() => stalls.turnEnded(role));
-      agent.onState((state) => stalls.state(role, state, clock()));
+      agent.onTurnBegan(() => {
+        stalls.turnBegan(role, clock());
+        arm();
+      });
+      agent.onTurnEnded(() => {
+        stalls.turnEnded(role);
+        arm();
+      });
+      agent.onState((state) => {
+        stalls.state(role, state, clock());
+        arm();
+      });
     };
     for (const role of ROLES) watch(role);
     runner.onAgentRestarted?.(watch);
     runner.onChange((state) => {
       if (state.phase === 'paused') for (const role of ROLES) runner.agents[role].hold.withdraw();
     });
-    this.#timer = setInterval(() => stalls.tick(clock()), TICK_MS);
-    this.#timer.unref();
   }
 
   get notes(): Notes {
@@ -74,7 +89,8 @@ export class Attention {
   }
 
   dispose(): void {
-    clearInterval(this.#timer);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#onChange.dispose();
   }
 }
