@@ -45,6 +45,9 @@ export class Screen {
   readonly #osc = new Map<number, string>();
   #title = '';
   #version = 0;
+  /** Keys were typed and no output has come since. */
+  #typed = false;
+  #echoVersion = 0;
   #pending = Promise.resolve();
   /** DECTCEM, followed through parser hooks (xterm's own flag is not public API). */
   #cursorVisible = true;
@@ -92,6 +95,8 @@ export class Screen {
   /** Feeds bytes; resolves once xterm has parsed them. */
   write(data: Uint8Array | string): Promise<void> {
     this.#version++;
+    if (this.#typed) this.#echoVersion = this.#version;
+    this.#typed = false;
     const done = new Promise<void>((resolve) => this.#term.write(data, resolve));
     this.#pending = done;
     return done;
@@ -103,7 +108,16 @@ export class Screen {
    * is still parsed in time slices. Not while the view is scrolled back: xterm would scroll it down.
    */
   typed(): void {
+    this.#typed = true;
     if (this.scrolledBack === 0) this.#term.input('', true);
+  }
+
+  /**
+   * The version of the first write after keys were typed (the echo): a painter shows it without
+   * waiting for its frame slot — at most one early frame per keystroke, so a flood keeps its cap.
+   */
+  get echoVersion(): number {
+    return this.#echoVersion;
   }
 
   /** Resolves when everything written so far is parsed. */

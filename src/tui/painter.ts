@@ -58,7 +58,9 @@ export class PanePainter {
   /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
   #painted: (string | undefined)[];
   /** The pending paint: an immediate (the frame slot is open) or a timeout (it opens later). */
-  #timer: { readonly cancel: () => void } | undefined;
+  #timer: { readonly cancel: () => void; readonly later: boolean } | undefined;
+  /** The screen's echo version last painted. */
+  #echoPainted = 0;
   #lastPaintAt = -Infinity;
   #disposed = false;
   /** The rows cut off above (see `#cut`), for the screen version and height in `#cutFor`. */
@@ -99,18 +101,22 @@ export class PanePainter {
    * passed since it. Calls while a paint is pending are free.
    */
   schedule(): void {
-    if (this.#disposed || this.#timer !== undefined) return;
-    const wait = this.#lastPaintAt + this.#interval - this.#now();
+    if (this.#disposed) return;
+    // A keystroke's echo is painted at once, even inside the frame cap (one frame per keystroke).
+    const echo = this.#screen.echoVersion > this.#echoPainted;
+    if (this.#timer !== undefined && !(echo && this.#timer.later)) return;
+    this.#cancel();
+    const wait = echo ? 0 : this.#lastPaintAt + this.#interval - this.#now();
     const run = () => {
       this.#timer = undefined;
       this.paint();
     };
     if (wait <= 0) {
       const immediate = setImmediate(run);
-      this.#timer = { cancel: () => clearImmediate(immediate) };
+      this.#timer = { cancel: () => clearImmediate(immediate), later: false };
     } else {
       const timeout = setTimeout(run, wait);
-      this.#timer = { cancel: () => clearTimeout(timeout) };
+      this.#timer = { cancel: () => clearTimeout(timeout), later: true };
     }
   }
 
@@ -122,6 +128,7 @@ export class PanePainter {
     this.#cancel();
     if (this.#disposed) return false;
     this.#lastPaintAt = this.#now();
+    this.#echoPainted = this.#screen.echoVersion;
     const rows = this.damage();
     if (rows === '') return false;
     const frame = SYNC_BEGIN + SAVE_CURSOR + SGR_RESET + rows + RESTORE_CURSOR + (this.#trailer?.() ?? '') + SYNC_END;

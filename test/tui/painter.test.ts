@@ -247,6 +247,46 @@ describe('PanePainter', () => {
     painter.dispose();
   });
 
+  it("paints a keystroke's echo at once even inside the frame cap, once per keystroke; other output keeps the cap", async () => {
+    const pane = screen(16, 5);
+    await pane.write('first');
+    let clock = 1000;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // immediates stay real
+    const out = new Sink();
+    const painter = new PanePainter(out, pane, RECT, { fps: 30, now: () => clock });
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    painter.schedule();
+    await tick();
+    expect(out.chunks).toHaveLength(1);
+    vi.useRealTimers();
+    await pane.write('\r\nflood');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    clock += 5;
+    painter.schedule(); // other output within the frame: it waits for the slot
+    expect(vi.getTimerCount()).toBe(1);
+    // A key is typed; its echo arrives while that paint is still pending: painted on an immediate.
+    pane.typed();
+    vi.useRealTimers();
+    await pane.write('k');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    clock += 1;
+    painter.schedule();
+    await tick();
+    expect(out.chunks).toHaveLength(2);
+    expect(out.chunks[1]).toContain('floodk');
+    expect(vi.getTimerCount()).toBe(0);
+    // More output with no new keystroke: the cap again.
+    vi.useRealTimers();
+    await pane.write('!');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    clock += 1;
+    painter.schedule();
+    await tick();
+    expect(out.chunks).toHaveLength(2);
+    expect(vi.getTimerCount()).toBe(1);
+    painter.dispose();
+  });
+
   it('invalidate() and resize() repaint everything', async () => {
     const pane = screen(16, 5);
     await pane.write('abc');
