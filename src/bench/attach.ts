@@ -35,7 +35,9 @@ const dir = mkdtempSync(join(tmpdir(), 'relevo-bench-attach-'));
 try {
   await tmux('new-session', '-d', '-s', 'bench', '-x', '200', '-y', '50', '-c', dir, '--', ...sim('planner'));
   await tmux('split-window', '-h', '-t', 'bench', '-c', dir, '--', ...sim('builder'));
-  await new Promise((r) => setTimeout(r, 1500));
+  // Both simulators at their prompt (at most 10 s).
+  const atPrompt = async (pane: string) => (await tmux('capture-pane', '-p', '-t', pane)).stdout.includes('❯');
+  for (let t = 0; t < 100 && !((await atPrompt('%0')) && (await atPrompt('%1'))); t++) await new Promise((r) => setTimeout(r, 100));
   const serverPid = Number((await tmux('display-message', '-p', '#{pid}')).stdout.trim());
   const options = parseOptions(
     ['--headless', '--tmux', '--tmux-socket', socket, '--planner-pane', '%0', '--builder-pane', '%1', '--state-dir', join(dir, '.relevo')],

@@ -53,7 +53,7 @@ const sim = (role: string, ...flags: string[]) => [process.execPath, BIN, 'sim-a
  * smoke): the demo's simulated agents and goal, with one step and a short think.
  */
 export function relevoDemoDone(quick = false): Promise<Scene> {
-  const short = ['--think-ms', '200'];
+  const short = ['--think-ms', '50'];
   const agents = ['--planner', quote(sim('planner', '--steps', '1', ...short)), '--builder', quote(sim('builder', ...short))];
   const profiles = ['--planner-profile', 'sim', '--builder-profile', 'sim'];
   const args = quick ? ['--goal', DEMO_GOAL, ...agents, ...profiles] : ['--demo'];

@@ -63,8 +63,8 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const version: number[] = [];
   const bare: number[] = [];
   const hasTmux = (await tmuxVersion()) !== null;
-  // Untimed warm-up: the first start after a build reads everything from disk.
-  await wall([process.execPath, BIN, '--version']);
+  // Untimed warm-up: the first start after a build reads everything from disk (not worth it in the quick smoke).
+  if (!opts.quick) await wall([process.execPath, BIN, '--version']);
   for (let i = 0; i < opts.reps; i++) {
     frame.push(await relevoFirstFrame());
     if (hasTmux) tmuxFrame.push(await tmuxFirstFrame());
