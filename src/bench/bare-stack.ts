@@ -7,7 +7,7 @@
 import xtermHeadless from '@xterm/headless';
 import { ptyDriver } from '../pty/pty-driver.js';
 import { floodMarker, readyLine } from './flood-text.js';
-import { Workdir } from './harness.js';
+import { Workdir } from './workdir.js';
 
 const { Terminal } = xtermHeadless;
 

@@ -1,18 +1,20 @@
 /**
- * `node dist/bench/bench-agent.js MODE TAG PIDFILE [BYTES]`: the stand-in agents of the echo and
- * throughput benches, run the same way in relevo's panes, tmux's panes and the bare stack.
+ * `node dist/bench/bench-agent.js MODE TAG PIDFILE [N]`: the benches' stand-in agents, run the same
+ * way in relevo's panes, tmux's panes and the bare stack.
  *
  *  echo    raw mode; each printable byte read is shown on the first column (`\r` + byte), so a
  *          repainted row holds no earlier key; PROBE_KEY is answered with PROBE_LINE instead.
- *  flood   prints its ready line, then on each SIGUSR1 writes BYTES of coloured text (whole
+ *  flood   prints its ready line, then on each SIGUSR1 writes N bytes of coloured text (whole
  *          blocks, `forever` for no end) followed by its round's marker line.
+ *  print   prints N numbered, coloured log lines (each a row), then a shell-like prompt, and sits
+ *          idle — no timer, no polling: it only wakes to answer a line typed to it with a new prompt.
  *
  * It writes its pid to PIDFILE first, so the bench can end it whatever happened to its terminal.
  */
 import { writeFileSync } from 'node:fs';
-import { floodBlock, floodBytes, floodMarker, PROBE_KEY, PROBE_LINE, readyLine } from './flood-text.js';
+import { floodBlock, floodBytes, floodMarker, logLine, PROBE_KEY, PROBE_LINE, printedLine, readyLine } from './flood-text.js';
 
-const [mode, tag = 'agent', pidFile, bytesArg = 'forever'] = process.argv.slice(2);
+const [mode, tag = 'agent', pidFile, countArg = 'forever'] = process.argv.slice(2);
 if (pidFile) writeFileSync(pidFile, String(process.pid));
 const out = process.stdout;
 
@@ -30,7 +32,7 @@ if (mode === 'echo') {
   out.write(`${readyLine(tag)}\r\n`);
 } else if (mode === 'flood') {
   const block = floodBlock();
-  const total = bytesArg === 'forever' ? Number.POSITIVE_INFINITY : floodBytes(Number(bytesArg));
+  const total = countArg === 'forever' ? Number.POSITIVE_INFINITY : floodBytes(Number(countArg));
   let round = 0;
   let busy = false;
   const burst = async (n: number) => {
@@ -48,7 +50,21 @@ if (mode === 'echo') {
   process.stdin.setRawMode?.(true);
   process.stdin.resume();
   out.write(`${readyLine(tag)}\r\n`);
+} else if (mode === 'print') {
+  const lines = Number(countArg);
+  let s = '';
+  for (let i = 1; i <= lines; i++) {
+    s += `${logLine(tag, i)}\r\n`;
+    if (s.length > 64 * 1024) {
+      out.write(s);
+      s = '';
+    }
+  }
+  out.write(`${s}${printedLine(lines)}\r\n$ `);
+  process.stdin.on('data', (data) => {
+    if (/[\r\n]/.test(data.toString())) out.write('\r\n$ ');
+  });
 } else {
-  process.stderr.write('usage: bench-agent echo|flood TAG PIDFILE [BYTES|forever]\n');
+  process.stderr.write('usage: bench-agent echo|flood|print TAG PIDFILE [BYTES|forever|LINES]\n');
   process.exit(2);
 }

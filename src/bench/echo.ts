@@ -6,10 +6,14 @@
  * right that starts on a signal — and take turns, repetition by repetition, in one run.
  */
 
+import { sleep } from './cleanup.js';
 import type { Figure } from './figure.js';
 import { median, quantile } from './figure.js';
 import { ECHO_KEYS, PROBE_KEY, PROBE_LINE } from './flood-text.js';
-import { type OuterTerminal, type Session, sleep, tmuxVersion, type Workdir, withSession } from './harness.js';
+import { type Session, withSession } from './session.js';
+import type { BenchTerminal } from './terminal.js';
+import { tmuxVersion } from './tmux.js';
+import type { Workdir } from './workdir.js';
 
 export type EchoOptions = { readonly reps: number; readonly quick: boolean };
 
@@ -25,7 +29,7 @@ const agents = (dir: Workdir) => ({
 
 let turn = 0;
 /** Types the next key and resolves with how long it took to be painted (ms). */
-async function keystroke(term: OuterTerminal, ms = 2000): Promise<number> {
+async function keystroke(term: BenchTerminal, ms = 2000): Promise<number> {
   const key = ECHO_KEYS[turn++ % ECHO_KEYS.length]!;
   const painted = term.watch(key, ms);
   const t0 = performance.now();
@@ -36,9 +40,9 @@ async function keystroke(term: OuterTerminal, ms = 2000): Promise<number> {
 /**
  * Makes sure keys reach the echo agent: relevo's goal prompt (closed with Esc when the session
  * opened) would take them and paint them itself. An Esc that arrives with the next key reads as
- * Alt+key, so the probe goes a little after it, and on no answer another Esc. Then a few keys not counted.
+ * Alt+key, so the probe goes a little after it, and on no answer another Esc. Then `keys` keys not counted.
  */
-async function warmUp(term: OuterTerminal): Promise<void> {
+async function warmUp(term: BenchTerminal, keys: number): Promise<void> {
   for (let tries = 0; ; tries++) {
     await sleep(200);
     const answered = term.watch(PROBE_LINE, 1000);
@@ -51,14 +55,14 @@ async function warmUp(term: OuterTerminal): Promise<void> {
       term.write('\x1b');
     }
   }
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < keys; i++) {
     await keystroke(term);
     await sleep(25);
   }
 }
 
 /** `n` keystrokes, 20–30 ms apart (after each one's echo), so none batch with the next. */
-async function series(term: OuterTerminal, n: number): Promise<number[]> {
+async function series(term: BenchTerminal, n: number): Promise<number[]> {
   const out: number[] = [];
   let missed = 0;
   while (out.length < n) {
@@ -74,7 +78,7 @@ async function series(term: OuterTerminal, n: number): Promise<number[]> {
 
 /** One repetition on one system: the idle series, then the flood started and the flooding series. */
 async function rep(session: Session, keys: number): Promise<Latencies> {
-  await warmUp(session.term);
+  await warmUp(session.term, Math.min(10, keys));
   const idle = await series(session.term, keys);
   process.kill(await session.dir.pid('flood'), 'SIGUSR1');
   await sleep(300); // the flood is under way
@@ -86,7 +90,8 @@ const stat = (q: 0.5 | 0.95) => (xs: readonly number[]) => quantile(xs, q);
 
 export async function figures(opts: EchoOptions): Promise<Figure[]> {
   const reps = opts.quick ? 1 : Math.max(1, opts.reps);
-  const keys = opts.quick ? 30 : 200;
+  // Quick (the CI smoke): a handful of keys, enough for a p95 to be a number.
+  const keys = opts.quick ? 8 : 200;
   const tmux = await tmuxVersion();
   const systems: Session['name'][] = tmux ? ['relevo', 'tmux'] : ['relevo'];
   const runs: Record<Session['name'], Latencies[]> = { relevo: [], tmux: [] };

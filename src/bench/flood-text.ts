@@ -1,6 +1,6 @@
 /**
- * What the echo and throughput benches' agents print, shared by the agent program (bench-agent.ts)
- * and the benches that look for it. Flood text is SGR-coloured lowercase letters, digits and
+ * What the benches' stand-in agents print, shared by the agent program (bench-agent.ts) and the
+ * benches that look for it. Flood text is SGR-coloured lowercase letters, digits and
  * punctuation only, so an uppercase key or marker seen on a painted frame can only be the echo or
  * the marker itself.
  */
@@ -43,3 +43,12 @@ export const ECHO_KEYS = 'QVWXYZ';
 /** A key the echo agent answers with PROBE_LINE instead of echoing it: proof that keys reach the agent, not relevo's goal prompt. */
 export const PROBE_KEY = '!';
 export const PROBE_LINE = 'keys reach the agent';
+
+/** The `i`-th numbered, coloured log line a `print` agent named `name` prints (shorter than a pane). */
+export function logLine(name: string, i: number): string {
+  const level = i % 10 === 0 ? `${E}31mERROR${E}0m` : i % 3 === 0 ? `${E}33mWARN ${E}0m` : `${E}32mINFO ${E}0m`;
+  return `${E}2m${name}${E}0m line ${String(i).padStart(5, '0')} ${level} ${WORDS[i % 8]} ${E}36mid=${(i * 7919) % 100_000}${E}0m`;
+}
+
+/** What a `print` agent shows after its lines, before its prompt. */
+export const printedLine = (lines: number): string => `printed ${lines} lines`;

@@ -24,9 +24,9 @@ type FigureGroup = { figures(opts: Options): Promise<Figure[]> };
 const FIGURES = ['startup', 'memory', 'idle', 'echo', 'throughput', 'hop'] as const;
 /** Older benches that print their own report; what they measure is not in the table. */
 const SCRIPTS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
-  relay: { full: ['--runs', '3'], quick: ['--runs', '1', '--steps', '1', '--think-ms', '200'] },
-  render: { full: [], quick: ['--stream-s', '1', '--feed-s', '1', '--idle-s', '1', '--flood-s', '1'] },
-  attach: { full: [], quick: [] },
+  relay: { full: ['--runs', '3'], quick: ['--runs', '1', '--steps', '1', '--think-ms', '50'] },
+  render: { full: [], quick: ['--stream-s', '0.5', '--feed-s', '0.5', '--idle-s', '0.5', '--flood-s', '0.5'] },
+  attach: { full: [], quick: ['--steps', '1', '--think-ms', '50'] },
 };
 const GROUPS = [...FIGURES, ...Object.keys(SCRIPTS)];
 

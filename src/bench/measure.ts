@@ -2,9 +2,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Screen } from '../pty/screen.js';
 import type { PanePainter, Sink } from '../tui/painter.js';
+import { sleep } from './cleanup.js';
 import { type AgentFeed, UPDATES_PER_S } from './feed.js';
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export type Cpu = { wallMs: number; cpuMs: number };
 export const cpuPct = (c: Cpu) => (c.wallMs > 0 ? (100 * c.cpuMs) / c.wallMs : 0);

@@ -4,14 +4,12 @@
  * client starting a private server with a session attached (stopped at the output that paints its
  * status line); (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, `reps` times each.
  */
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { tempDir } from './cleanup.js';
 import { type Figure, median } from './figure.js';
-import { paint, TmuxServer, tempDir, tmuxVersion } from './pty-run.js';
+import { BenchTerminal, BIN } from './terminal.js';
+import { TmuxServer, tmuxVersion } from './tmux.js';
 
-export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
-const COLS = 160;
-const ROWS = 40;
 const TIMEOUT_MS = 20_000;
 /** The status band's start, on the first frame relevo paints (`relevo · planner: sim · starting ▸ …`). */
 const BAND = 'relevo ·';
@@ -19,7 +17,7 @@ const BAND = 'relevo ·';
 /** ms from spawning the TUI to the output that paints its status band. */
 async function relevoFirstFrame(): Promise<number> {
   const dir = tempDir('relevo-bench-start-');
-  const tui = paint([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cols: COLS, rows: ROWS, cwd: dir.path });
+  const tui = new BenchTerminal([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cwd: dir.path });
   try {
     return (await tui.until((t) => t.includes(BAND), TIMEOUT_MS, `the band (${BAND})`)) - tui.started;
   } finally {
@@ -32,7 +30,7 @@ async function relevoFirstFrame(): Promise<number> {
 async function tmuxFirstFrame(): Promise<number> {
   const tmux = new TmuxServer();
   const dir = tempDir('relevo-bench-start-');
-  const client = paint(tmux.newSession('first', ['cat']), { cols: COLS, rows: ROWS, cwd: dir.path });
+  const client = new BenchTerminal(tmux.newSession('first', ['cat']), { cwd: dir.path });
   try {
     return (await client.until((t) => t.includes('[first]'), TIMEOUT_MS, "tmux's status line")) - client.started;
   } finally {
@@ -65,8 +63,8 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const version: number[] = [];
   const bare: number[] = [];
   const hasTmux = (await tmuxVersion()) !== null;
-  // Untimed warm-up: the first start after a build reads everything from disk.
-  await wall([process.execPath, BIN, '--version']);
+  // Untimed warm-up: the first start after a build reads everything from disk (not worth it in the quick smoke).
+  if (!opts.quick) await wall([process.execPath, BIN, '--version']);
   for (let i = 0; i < opts.reps; i++) {
     frame.push(await relevoFirstFrame());
     if (hasTmux) tmuxFrame.push(await tmuxFirstFrame());

@@ -11,7 +11,10 @@ import { bareFlood } from './bare-stack.js';
 import type { Figure } from './figure.js';
 import { median } from './figure.js';
 import { floodBytes, floodMarker } from './flood-text.js';
-import { COLS, ROWS, type Session, tmuxVersion, type Workdir, withSession } from './harness.js';
+import { type Session, withSession } from './session.js';
+import { COLS, ROWS } from './terminal.js';
+import { tmuxVersion } from './tmux.js';
+import type { Workdir } from './workdir.js';
 
 export type ThroughputOptions = { readonly reps: number; readonly quick: boolean };
 

@@ -1,14 +1,17 @@
 /**
- * `npm run bench`'s runner (dist/bench/index.js): the quick smoke CI runs — it runs and prints
- * every figure of its groups, in the table and the JSON, with finite numbers (no timing thresholds:
- * the figures are the bench's to judge) — and how it treats a group that is not built, one that
- * fails, and a name that is no group.
+ * The bench's smoke, as CI runs it: `node dist/bench/index.js --quick` once over every group but the
+ * hop (which needs the real CLIs) — one repetition at small sizes — prints a row and writes a JSON
+ * figure with finite numbers for every key, with the tmux baseline where tmux 3.x is installed, and
+ * the older reports; then the runner's fast paths on stand-in groups: a group not built is skipped,
+ * a failing one is one line, `--markdown`, and a name that is no group exits 2. No timing thresholds:
+ * the figures are the bench's to judge.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tmuxVersion } from '../../src/bench/tmux.js';
 import { tempDir } from '../helpers/cli.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -18,47 +21,65 @@ const made: string[] = [tmp];
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
+const tmux = await tmuxVersion();
 
 const bench = (runner: string, ...args: string[]) =>
   execa(process.execPath, [runner, ...args], { reject: false, stdin: 'ignore', cwd: tmp, timeout: 400_000 });
 
 type Result = {
+  options: { reps: number; quick: boolean };
   groups: { name: string; status: string; detail?: string }[];
-  figures: { key: string; relevo: number; baseline?: { value: number } }[];
+  figures: { key: string; relevo: number; samples: number[]; baseline?: { name: string; value: number; samples: number[] } }[];
 };
 
-describe('the bench runner', () => {
-  it('--quick --only startup,memory,idle: a row and a JSON figure with finite numbers for every key', { timeout: 420_000 }, async () => {
+const GROUPS = ['startup', 'memory', 'idle', 'echo', 'throughput', 'relay', 'render', 'attach'];
+const KEYS = [
+  'startup.first-frame',
+  'startup.help',
+  'startup.version',
+  'memory.idle',
+  'memory.scrollback',
+  'idle.wakeups',
+  'idle.wakeups.main',
+  'echo.idle.p50',
+  'echo.idle.p95',
+  'echo.flood.p50',
+  'echo.flood.p95',
+  'throughput.one',
+  'throughput.both',
+  ...(tmux ? ['throughput.one.vs-tmux'] : []),
+];
+/** Figures whose only baseline is tmux: none without it. */
+const TMUX_ONLY = ['startup.first-frame', 'echo.idle.p50', 'echo.idle.p95', 'echo.flood.p50', 'echo.flood.p95', 'throughput.both'];
+
+describe('the bench', () => {
+  it('--quick over every group but the hop: a row and a JSON figure with finite numbers for every key', { timeout: 420_000 }, async () => {
     const json = join(tmp, 'quick.json');
-    const r = await bench(RUNNER, '--quick', '--only', 'startup,memory,idle', '--json', json);
+    const r = await bench(RUNNER, '--quick', '--only', GROUPS.join(','), '--json', json);
     expect(r.exitCode, r.stderr).toBe(0);
-    const keys = [
-      'startup.first-frame',
-      'startup.help',
-      'startup.version',
-      'memory.idle',
-      'memory.scrollback',
-      'idle.wakeups',
-      'idle.wakeups.main',
-    ];
     const result = JSON.parse(readFileSync(json, 'utf8')) as Result;
-    expect(result.figures.map((f) => f.key)).toEqual(keys);
+    expect(result.options).toEqual({ reps: 1, quick: true });
+    expect(result.groups.map((g) => [g.name, g.status])).toEqual(GROUPS.map((g) => [g, 'ok']));
+    expect(result.figures.map((f) => f.key)).toEqual(KEYS);
     for (const f of result.figures) {
-      expect(Number.isFinite(f.relevo), f.key).toBe(true);
+      expect(Number.isFinite(f.relevo), `${f.key}: ${f.relevo}`).toBe(true);
+      expect(f.samples.length, f.key).toBe(1);
+      if (!tmux && TMUX_ONLY.includes(f.key)) {
+        expect(f.baseline, f.key).toBeUndefined();
+        continue;
+      }
       expect(Number.isFinite(f.baseline?.value), `${f.key}'s baseline`).toBe(true);
+      expect(f.baseline!.samples.every(Number.isFinite), `${f.key}'s baseline samples`).toBe(true);
+      if (f.key.startsWith('echo.') || f.key === 'throughput.both') expect(f.baseline!.name, f.key).toBe(tmux);
     }
-    expect(result.groups.map((g) => [g.name, g.status])).toEqual([
-      ['startup', 'ok'],
-      ['memory', 'ok'],
-      ['idle', 'ok'],
-    ]);
     const rows = r.stdout.split('\n');
-    for (const key of keys)
+    for (const key of KEYS)
       expect(
         rows.some((row) => row.startsWith(`${key} `)),
         key,
       ).toBe(true);
-    expect(r.stdout).toMatch(/^machine: \d+ cores .*node v\d+.*tmux/m);
+    for (const name of ['relay', 'render', 'attach']) expect(r.stdout, name).toContain(`── ${name} ──`);
+    expect(r.stdout).toMatch(/^machine: \d+ cores .*node v\d+.*; medians of 1 rep, quick sizes$/m);
   });
 
   it('a group not built is skipped, a failing one is one line and the others still run (exit 1)', async () => {

@@ -1,0 +1,64 @@
+/**
+ * The echo and throughput benches' two systems under test, driven the same way: two stand-in agents
+ * side by side in a 160×40 terminal of the bench's own, the left one focused — in relevo's TUI
+ * (generic profiles), or in tmux (a private server, a client attached, status line off).
+ */
+import { join } from 'node:path';
+import { quote } from 'shell-quote';
+import { readyLine } from './flood-text.js';
+import { BenchTerminal, BIN, COLS, ROWS } from './terminal.js';
+import { TmuxServer } from './tmux.js';
+import { Workdir } from './workdir.js';
+
+export type Session = {
+  readonly name: 'relevo' | 'tmux';
+  readonly term: BenchTerminal;
+  readonly dir: Workdir;
+  close(): Promise<void>;
+};
+
+type Agents = (dir: Workdir) => { left: string[]; right: string[]; tags: [string, string] };
+
+/** Starts a session with `left` and `right` (bench agents by tag); resolves once both print their ready lines. */
+export async function openSession(name: Session['name'], agents: Agents): Promise<Session> {
+  const dir = new Workdir();
+  const { left, right, tags } = agents(dir);
+  const server = name === 'tmux' ? new TmuxServer() : undefined;
+  let term: BenchTerminal | undefined;
+  const close = async () => {
+    server?.kill();
+    await term?.stop(3000, 'SIGHUP');
+    dir.release();
+  };
+  try {
+    // No screen: the bench watches the output stream, and a flood must not spend its CPU on one.
+    const opts = { cwd: dir.path, screen: false };
+    if (server) {
+      const split = [';', 'set', '-g', 'status', 'off', ';', 'split-window', '-d', '-h', ...right];
+      term = new BenchTerminal([...server.newSession('bench', left, '-x', String(COLS), '-y', String(ROWS)), ...split], opts);
+    } else {
+      const args = ['--planner', quote(left), '--builder', quote(right), '--planner-profile', 'generic', '--builder-profile', 'generic'];
+      const state = ['--state-dir', join(dir.path, '.relevo')];
+      term = new BenchTerminal([process.execPath, BIN, ...args, ...state], { ...opts, env: { npm_command: '' } });
+    }
+    const t = term;
+    await Promise.all(tags.map((tag) => t.watch(readyLine(tag), 30_000)));
+    // relevo opens its goal prompt when no --goal is given; Esc closes it, then keys go to the focused
+    // agent (the planner, on the left). The echo bench checks they do (echo.ts, warmUp).
+    if (name === 'relevo') t.write('\x1b');
+    return { name, term: t, dir, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Runs `body` on a fresh session of `name`, closing it whatever happens. */
+export async function withSession<T>(name: Session['name'], agents: Agents, body: (s: Session) => Promise<T>): Promise<T> {
+  const s = await openSession(name, agents);
+  try {
+    return await body(s);
+  } finally {
+    await s.close();
+  }
+}
