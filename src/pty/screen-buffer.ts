@@ -123,6 +123,37 @@ export type MouseMode = {
 
 const ENCODINGS: Readonly<Record<number, MouseMode['encoding']>> = { 1005: 'utf8', 1006: 'sgr', 1015: 'urxvt' };
 
+/** Observes DECSET/DECRST and the terminal resets (DECSTR, RIS) without taking them from xterm. */
+function observeModes(term: Terminal, onSet: (params: (number | number[])[], on: boolean) => void, onReset: () => void): void {
+  const set = (on: boolean) => (params: (number | number[])[]) => {
+    onSet(params, on);
+    return false;
+  };
+  term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, set(true));
+  term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, set(false));
+  const reset = () => {
+    onReset();
+    return false;
+  };
+  term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, reset); // DECSTR
+  term.parser.registerEscHandler({ final: 'c' }, reset); // RIS
+}
+
+/** Whether the program shows its cursor (DECTCEM). */
+export function trackCursorVisible(term: Terminal): () => boolean {
+  let visible = true;
+  observeModes(
+    term,
+    (params, on) => {
+      if (params.includes(25)) visible = on;
+    },
+    () => {
+      visible = true;
+    },
+  );
+  return () => visible;
+}
+
 /**
  * Follows the program's mouse modes: xterm tracks which events (its public `modes`), the encoding is
  * read here from the DECSET/DECRST parameters (the last one set wins; resetting it, a soft or hard
@@ -130,21 +161,18 @@ const ENCODINGS: Readonly<Record<number, MouseMode['encoding']>> = { 1005: 'utf8
  */
 export function trackMouse(term: Terminal): () => MouseMode {
   let encoding: MouseMode['encoding'] = 'default';
-  const set = (on: boolean) => (params: (number | number[])[]) => {
-    for (const p of params) {
-      const named = typeof p === 'number' ? ENCODINGS[p] : undefined;
-      if (named !== undefined) encoding = on ? named : encoding === named ? 'default' : encoding;
-    }
-    return false;
-  };
-  term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, set(true));
-  term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, set(false));
-  const reset = () => {
-    encoding = 'default';
-    return false;
-  };
-  term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, reset);
-  term.parser.registerEscHandler({ final: 'c' }, reset);
+  observeModes(
+    term,
+    (params, on) => {
+      for (const p of params) {
+        const named = typeof p === 'number' ? ENCODINGS[p] : undefined;
+        if (named !== undefined) encoding = on ? named : encoding === named ? 'default' : encoding;
+      }
+    },
+    () => {
+      encoding = 'default';
+    },
+  );
   return () => ({ tracking: term.modes.mouseTrackingMode, encoding });
 }
 

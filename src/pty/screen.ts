@@ -1,7 +1,7 @@
 import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
-import { type BufferText, bufferText, type MouseMode, mayMismeasure, readSgr, trackMouse } from './screen-buffer.js';
+import { type BufferText, bufferText, type MouseMode, mayMismeasure, readSgr, trackCursorVisible, trackMouse } from './screen-buffer.js';
 import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from './sgr.js';
 
 export type { BufferText, MouseMode } from './screen-buffer.js';
@@ -50,7 +50,7 @@ export class Screen {
   #echoVersion = 0;
   #pending = Promise.resolve();
   /** DECTCEM, followed through parser hooks (xterm's own flag is not public API). */
-  #cursorVisible = true;
+  readonly #cursorVisible: () => boolean;
   #cell: XCell | undefined;
   readonly #sgr: Sgr = { ...DEFAULT_SGR };
   readonly #mouse: () => MouseMode;
@@ -69,19 +69,7 @@ export class Screen {
     this.#term.onTitleChange((title) => {
       this.#title = title;
     });
-    // Observers only: each returns false so xterm's own handler still runs.
-    const decset = (visible: boolean) => (params: (number | number[])[]) => {
-      if (params.includes(25)) this.#cursorVisible = visible;
-      return false;
-    };
-    this.#term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, decset(true));
-    this.#term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, decset(false));
-    const reset = () => {
-      this.#cursorVisible = true;
-      return false;
-    };
-    this.#term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, reset); // DECSTR
-    this.#term.parser.registerEscHandler({ final: 'c' }, reset); // RIS
+    this.#cursorVisible = trackCursorVisible(this.#term);
     this.#mouse = trackMouse(this.#term);
     this.text = bufferText(this.#term);
     for (const code of options.osc ?? []) {
@@ -204,7 +192,7 @@ export class Screen {
     const buf = this.#term.buffer.active;
     const row = buf.baseY + buf.cursorY - buf.viewportY;
     const col = Math.min(buf.cursorX, this.#term.cols - 1);
-    return { row, col, visible: this.#cursorVisible && row >= 0 && row < this.#term.rows };
+    return { row, col, visible: this.#cursorVisible() && row >= 0 && row < this.#term.rows };
   }
 
   /**
