@@ -23,8 +23,8 @@ describe('AgentPane over a fake pane', () => {
   // A quiet window no test waits out: only the agent's own word can end these turns.
   const saysDone = { id: 'done-line', state: 'idle', priority: 60, region: 'bottom', lines: 1, contains: '[done]', ends_turn: true };
   const patient = () => lineAgentProfile({}, { quiet_ms: 60_000, evidence_quiet_ms: 0, rules: [saysDone] });
-
-  it("ends the turn on the agent's hook report once the screen is idle, without the whole quiet window", async () => {
+  /** An agent idle at its prompt, given a turn, now busy with it. */
+  async function busyTurn() {
     const pane = new FakePane();
     const agent = agentIn(pane, patient());
     await pane.draw('>');
@@ -33,6 +33,11 @@ describe('AgentPane over a fake pane', () => {
     const turn = nextTurn(agent);
     await pane.draw('\r\nworking');
     await until('busy', () => agent.state === 'busy');
+    return { pane, agent, turn };
+  }
+
+  it("ends the turn on the agent's hook report once the screen is idle, without the whole quiet window", async () => {
+    const { pane, agent, turn } = await busyTurn();
     agent.turnReported(); // the report can come before the screen is idle: it is kept for this turn
     await pane.draw('\r\x1b[Kdone it\r\n> ');
     expect((await turn).reply).toContain('done it');
@@ -40,14 +45,7 @@ describe('AgentPane over a fake pane', () => {
   });
 
   it('ends the turn when a rule marked ends_turn says idle (OSC 7501 done), and not on a plain idle screen', async () => {
-    const pane = new FakePane();
-    const agent = agentIn(pane, patient());
-    await pane.draw('>');
-    await until('idle', () => agent.state === 'idle');
-    agent.beginTurn('do it');
-    const turn = nextTurn(agent);
-    await pane.draw('\r\nworking');
-    await until('busy', () => agent.state === 'busy');
+    const { pane, agent, turn } = await busyTurn();
     await pane.draw('\r\x1b[K> ');
     await until('idle', () => agent.state === 'idle' && agent.detection.rule === 'input-line');
     expect(agent.inTurn).toBe(true); // idle, but the quiet window is a minute

@@ -221,65 +221,70 @@ describe('PanePainter', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('paints an open frame slot on an immediate, not on a timeout (a 0 ms timeout costs ≥ 1 ms of echo)', async () => {
+  /**
+   * A painter over a screen showing `first`: its clock moved by hand, timeouts faked, immediates
+   * real; `write` writes with real timers (xterm needs them to parse) and `step` moves the clock.
+   */
+  async function slotPainter() {
+    const timeouts: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setTimeout', 'clearTimeout'] };
     const pane = screen(16, 5);
     await pane.write('first');
     let clock = 1000;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // immediates stay real
+    vi.useFakeTimers(timeouts);
     const out = new Sink();
     const painter = new PanePainter(out, pane, RECT, { fps: 30, now: () => clock });
+    const write = async (text: string) => {
+      vi.useRealTimers();
+      await pane.write(text);
+      vi.useFakeTimers(timeouts);
+    };
+    const step = (ms: number) => {
+      clock += ms;
+    };
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    return { pane, out, painter, write, step, tick };
+  }
+
+  it('paints an open frame slot on an immediate, not on a timeout (a 0 ms timeout costs ≥ 1 ms of echo)', async () => {
+    const { out, painter, write, step, tick } = await slotPainter();
     painter.schedule();
     painter.schedule();
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     expect(out.chunks).toHaveLength(1); // one frame for the burst, with no timer run
     expect(painter.pending).toBe(false);
-    vi.useRealTimers();
-    await pane.write('\r\nsecond');
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    clock += 5;
+    await write('\r\nsecond');
+    step(5);
     painter.schedule(); // within the frame: a timeout for the rest of it
-    await new Promise((resolve) => setImmediate(resolve));
+    await tick();
     expect(out.chunks).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(1);
-    clock += 29;
+    step(29);
     vi.advanceTimersByTime(29);
     expect(out.chunks).toHaveLength(2);
     painter.dispose();
   });
 
   it("paints a keystroke's echo at once even inside the frame cap, once per keystroke; other output keeps the cap", async () => {
-    const pane = screen(16, 5);
-    await pane.write('first');
-    let clock = 1000;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // immediates stay real
-    const out = new Sink();
-    const painter = new PanePainter(out, pane, RECT, { fps: 30, now: () => clock });
-    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const { pane, out, painter, write, step, tick } = await slotPainter();
     painter.schedule();
     await tick();
     expect(out.chunks).toHaveLength(1);
-    vi.useRealTimers();
-    await pane.write('\r\nflood');
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    clock += 5;
+    await write('\r\nflood');
+    step(5);
     painter.schedule(); // other output within the frame: it waits for the slot
     expect(vi.getTimerCount()).toBe(1);
     // A key is typed; its echo arrives while that paint is still pending: painted on an immediate.
     pane.typed();
-    vi.useRealTimers();
-    await pane.write('k');
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    clock += 1;
+    await write('k');
+    step(1);
     painter.schedule();
     await tick();
     expect(out.chunks).toHaveLength(2);
     expect(out.chunks[1]).toContain('floodk');
     expect(vi.getTimerCount()).toBe(0);
     // More output with no new keystroke: the cap again.
-    vi.useRealTimers();
-    await pane.write('!');
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    clock += 1;
+    await write('!');
+    step(1);
     painter.schedule();
     await tick();
     expect(out.chunks).toHaveLength(2);
