@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
+import { withoutProxyCa } from './bench-env.js';
 import type { Figure } from './figure.js';
 import { markdownTable, plainTable } from './report.js';
 
@@ -108,6 +109,7 @@ async function machine() {
 }
 
 const o = options();
+const proxyCa = withoutProxyCa();
 const opts: Options = { reps: o.reps, quick: o.quick };
 const figures: Figure[] = [];
 const outcomes: Outcome[] = [];
@@ -128,7 +130,7 @@ for (const name of o.only) {
 }
 
 const m = await machine();
-const machineLine = `machine: ${m.cores} cores (${m.cpu}), node ${m.node}, ${m.tmux}, ${m.date}, load ${m.loadavg.join(' ')}; medians of ${o.reps} rep${o.reps === 1 ? '' : 's'}${o.quick ? ', quick sizes' : ''}`;
+const machineLine = `machine: ${m.cores} cores (${m.cpu}), node ${m.node}, ${m.tmux}, ${m.date}, load ${m.loadavg.join(' ')}; medians of ${o.reps} rep${o.reps === 1 ? '' : 's'}${o.quick ? ', quick sizes' : ''}${proxyCa ? '; NODE_EXTRA_CA_CERTS unset for every process' : ''}`;
 console.log(o.markdown ? markdownTable(figures) : plainTable(figures));
 console.log('');
 console.log(machineLine);

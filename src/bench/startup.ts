@@ -2,8 +2,11 @@
  * Start-up: (a) the TUI's first painted frame with `--demo` (spawned in the bench's own 160×40
  * pseudo-terminal, stopped at the output that paints the status band's `relevo ·`), against a tmux
  * client starting a private server with a session attached (stopped at the output that paints its
- * status line); (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, `reps` times each.
+ * status line), and beside the floor of any Ink TUI (src/bench/ink-floor.tsx, bundled as relevo is);
+ * (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, `reps` times each.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
 import { type Figure, median } from './figure.js';
@@ -40,6 +43,22 @@ async function tmuxFirstFrame(): Promise<number> {
   }
 }
 
+/** The Ink floor's bundle (`npm run build` writes it), and what it paints. */
+const FLOOR_TEXT = 'ink floor · idle';
+export const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.url));
+
+/** ms from spawning the bundled Ink floor to the output that paints its one line. */
+async function inkFirstFrame(): Promise<number> {
+  const dir = tempDir('relevo-bench-start-');
+  const ink = new BenchTerminal([process.execPath, INK_FLOOR, FLOOR_TEXT], { cwd: dir.path });
+  try {
+    return (await ink.until((t) => t.includes(FLOOR_TEXT), TIMEOUT_MS, 'the Ink floor')) - ink.started;
+  } finally {
+    await ink.stop(3000);
+    dir.remove();
+  }
+}
+
 async function wall(argv: readonly string[]): Promise<number> {
   const t0 = performance.now();
   await execa(argv[0]!, argv.slice(1), { stdin: 'ignore' });
@@ -62,19 +81,28 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const help: number[] = [];
   const version: number[] = [];
   const bare: number[] = [];
+  const inkFrame: number[] = [];
   const hasTmux = (await tmuxVersion()) !== null;
+  const hasFloor = existsSync(INK_FLOOR);
   // Untimed warm-up: the first start after a build reads everything from disk (not worth it in the quick smoke).
   if (!opts.quick) await wall([process.execPath, BIN, '--version']);
   for (let i = 0; i < opts.reps; i++) {
     frame.push(await relevoFirstFrame());
     if (hasTmux) tmuxFrame.push(await tmuxFirstFrame());
+    if (hasFloor) inkFrame.push(await inkFirstFrame());
     help.push(await wall([process.execPath, BIN, '--help']));
     bare.push(await wall([process.execPath, '-e', '0']));
     version.push(await wall([process.execPath, BIN, '--version']));
     bare.push(await wall([process.execPath, '-e', '0']));
   }
+  const floor = hasFloor
+    ? `floor: an Ink app (Node, React, Ink, yoga; bundled as relevo is) paints one line in ${median(inkFrame).toFixed(0)} ms (samples ${inkFrame.map((x) => x.toFixed(0)).join(', ')}); relevo's frame also waits for its settings, two agents' pseudo-terminals and their screens`
+    : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
-    figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, 250),
+    {
+      ...figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, 250),
+      note: floor,
+    },
     figure('startup.help', '--help, spawn to exit', help, 'node -e 0', bare, 120),
     figure('startup.version', '--version, spawn to exit', version, 'node -e 0', bare, 120),
   ];

@@ -39,7 +39,8 @@ export class Compositor {
   readonly #agents: Readonly<Record<Role, AgentPane>>;
   readonly #painters: Partial<Record<Role, PanePainter>> = {};
   readonly #chrome: OffscreenInk;
-  readonly #help: OffscreenInk;
+  /** The help, rendered the first time it is opened (its Ink tree costs the first frame otherwise). */
+  #help: OffscreenInk | null = null;
   /** The history panel, rendered while it is open. */
   #history: OffscreenInk | null = null;
   #view: Layout;
@@ -54,7 +55,6 @@ export class Compositor {
     this.#agents = agents;
     this.#view = layout(term.cols, term.rows, CHROME_ROWS, store.state.focus, store.state.zoom);
     this.#chrome = new OffscreenInk(<Chrome state={store.state} width={this.#view.chrome.width} />, this.#view.chrome.width);
-    this.#help = new OffscreenInk(<Help prefix={store.state.prefix} />, this.#helpWidth());
     this.#chrome.onFrame(() => this.#paintChrome());
     store.onChange((s) => this.#follow(s));
   }
@@ -117,6 +117,7 @@ export class Compositor {
   /** The help, centred over the panes (they are not painted while it is open). */
   paintHelp(): void {
     const width = this.#helpWidth();
+    this.#help ??= new OffscreenInk(<Help prefix={this.#store.state.prefix} />, width);
     const lines = this.#help.lines;
     const top = Math.max(0, Math.floor((this.#view.chrome.top - lines.length) / 2));
     const left = Math.max(0, Math.floor((this.#term.cols - width) / 2));
@@ -154,7 +155,7 @@ export class Compositor {
   dispose(): void {
     for (const role of ROLES) this.#painters[role]?.dispose();
     this.#chrome.dispose();
-    this.#help.dispose();
+    this.#help?.dispose();
     this.#history?.dispose();
   }
 

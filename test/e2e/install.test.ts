@@ -56,20 +56,24 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the installed package', () => {
-  it('holds only what runs: the command, the built code, the profiles, README, LICENSE and the example settings', async () => {
+  it('holds only what runs: the command, the bundle and its licences, the profiles, README, LICENSE and the example settings', async () => {
     const files = (await execa('tar', ['-tzf', tarball])).stdout.split('\n');
     for (const file of [
       'bin/relevo-tui.js',
-      'dist/cli.js',
-      'dist/sim/index.js',
+      'dist/bundle/cli.js',
+      'dist/bundle/hook.js',
+      'dist/bundle/THIRD-PARTY-LICENSES.md',
       'profiles/claude.toml',
       'README.md',
       'LICENSE',
       'relevo.example.toml',
     ])
       expect(files, file).toContain(`package/${file}`);
-    // No sources, tests, source maps, benchmarks or the canary.
-    expect(files.filter((f) => /^package\/(src|test|dist\/bench|dist\/dev)\/|\.map$|\.ts$/.test(f))).toEqual([]);
+    // No sources, tests, source maps, tsc's unbundled output (benchmarks and the canary among it).
+    expect(files.filter((f) => /^package\/(src|test)\/|^package\/dist\/(?!bundle\/)|\.map$|\.ts$/.test(f))).toEqual([]);
+    // The bundle carries the licence of every package whose code it holds.
+    const notices = (await execa('tar', ['-xzOf', tarball, 'package/dist/bundle/THIRD-PARTY-LICENSES.md'])).stdout;
+    for (const name of ['ink', 'react', 'zod', '@xterm/headless', 'execa', 'yoga-layout']) expect(notices, name).toContain(`## ${name}@`);
   });
 
   it('installs into an empty directory with only node, npm and sh on the PATH, and `npx relevo-tui --headless --demo` runs to done', async () => {

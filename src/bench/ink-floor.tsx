@@ -1,0 +1,19 @@
+/**
+ * `node dist/bench/ink-floor/ink-floor.js TEXT`: the floor of any Ink TUI's start-up and memory on
+ * this machine — Node, React, Ink and yoga, bundled as relevo's command is (`npm run build` writes
+ * it), painting TEXT in one bordered line, then idle until SIGTERM or SIGHUP. The start-up bench
+ * times its first frame beside relevo's; the memory bench reads its RSS.
+ */
+import { Box, render, Text } from 'ink';
+
+const app = render(
+  <Box borderStyle="round" width={60}>
+    <Text>{process.argv[2] ?? 'ink floor'}</Text>
+  </Box>,
+);
+const end = () => {
+  app.unmount();
+  process.exit(0);
+};
+process.on('SIGTERM', end);
+process.on('SIGHUP', end);
