@@ -11,7 +11,10 @@ const app = render(
     <Text>{process.argv[2] ?? 'ink floor'}</Text>
   </Box>,
 );
+// Idle like relevo between turns: nothing scheduled but one far timer that keeps the process alive.
+const alive = setTimeout(() => {}, 2 ** 31 - 1);
 const end = () => {
+  clearTimeout(alive);
   app.unmount();
   process.exit(0);
 };

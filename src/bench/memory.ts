@@ -8,6 +8,7 @@
 
 import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
+import { hasInkFloor, openInkFloor } from './floor.js';
 import { rssMB } from './proc.js';
 import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, tmuxDemo, tmuxPrinting } from './scenes.js';
 
@@ -46,6 +47,17 @@ async function keptLines(scene: Scene, lines: number): Promise<number> {
   return lines - top() + 1;
 }
 
+/** RSS of the bundled Ink floor, idle after its first frame (as long as relevo's scenes are left still). */
+async function inkFloorRss(stillMs: number): Promise<number> {
+  const floor = await openInkFloor();
+  try {
+    await sleep(stillMs);
+    return rssMB(floor.pid).rss;
+  } finally {
+    await floor.close();
+  }
+}
+
 /** The figure; its note says what the resident memory is made of (and anything that fails the goal). */
 function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: number, problem?: string, info?: string): Figure {
   const rss = relevo.map((r) => r.rss);
@@ -71,7 +83,9 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const full: Rss[] = [];
   const fullTmux: Rss[] = [];
   const kept: number[] = [];
+  const floor: number[] = [];
   for (let i = 0; i < opts.reps; i++) {
+    if (hasInkFloor()) floor.push(await inkFloorRss(still));
     idle.push(await rss(() => relevoDemoDone(opts.quick), still));
     idleTmux.push(await rss(tmuxDemo, still));
     full.push(
@@ -86,8 +100,12 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const least = Math.min(...kept);
   const scrollback = `copy mode still shows ${least} of the planner's ${lines} lines (relevo keeps ≥ ${HISTORY}; tmux history-limit ${HISTORY})`;
   const short = least >= Math.min(HISTORY, lines) ? undefined : `scrollback too short: ${scrollback}`;
+  const floorNote =
+    floor.length > 0
+      ? `floor: an idle Ink app (Node, React, Ink, yoga; bundled as relevo is) holds ${median(floor).toFixed(1)} MB`
+      : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
-    figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60),
+    figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60, undefined, floorNote),
     figure(
       'memory.scrollback',
       `RSS with ${lines} lines in both panes' scrollback`,

@@ -5,11 +5,10 @@
  * status line), and beside the floor of any Ink TUI (src/bench/ink-floor.tsx, bundled as relevo is);
  * (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, `reps` times each.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
 import { type Figure, median } from './figure.js';
+import { hasInkFloor, openInkFloor } from './floor.js';
 import { BenchTerminal, BIN } from './terminal.js';
 import { TmuxServer, tmuxVersion } from './tmux.js';
 
@@ -43,20 +42,11 @@ async function tmuxFirstFrame(): Promise<number> {
   }
 }
 
-/** The Ink floor's bundle (`npm run build` writes it), and what it paints. */
-const FLOOR_TEXT = 'ink floor · idle';
-export const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.url));
-
 /** ms from spawning the bundled Ink floor to the output that paints its one line. */
 async function inkFirstFrame(): Promise<number> {
-  const dir = tempDir('relevo-bench-start-');
-  const ink = new BenchTerminal([process.execPath, INK_FLOOR, FLOOR_TEXT], { cwd: dir.path });
-  try {
-    return (await ink.until((t) => t.includes(FLOOR_TEXT), TIMEOUT_MS, 'the Ink floor')) - ink.started;
-  } finally {
-    await ink.stop(3000);
-    dir.remove();
-  }
+  const floor = await openInkFloor();
+  await floor.close();
+  return floor.firstFrameMs;
 }
 
 async function wall(argv: readonly string[]): Promise<number> {
@@ -83,7 +73,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const bare: number[] = [];
   const inkFrame: number[] = [];
   const hasTmux = (await tmuxVersion()) !== null;
-  const hasFloor = existsSync(INK_FLOOR);
+  const hasFloor = hasInkFloor();
   // Untimed warm-up: the first start after a build reads everything from disk (not worth it in the quick smoke).
   if (!opts.quick) await wall([process.execPath, BIN, '--version']);
   for (let i = 0; i < opts.reps; i++) {

@@ -72,6 +72,10 @@ describe('the bench', () => {
       expect(f.baseline!.samples.every(Number.isFinite), `${f.key}'s baseline samples`).toBe(true);
       if (f.key.startsWith('echo.') || f.key === 'throughput.both') expect(f.baseline!.name, f.key).toBe(tmux);
     }
+    // The Ink floor (built by `npm run build`) ran: its first frame and its RSS are in the notes.
+    const note = (key: string) => result.figures.find((f) => f.key === key)?.note ?? '';
+    expect(note('startup.first-frame')).toMatch(/floor: an Ink app .* paints one line in \d+ ms/);
+    expect(note('memory.idle')).toMatch(/floor: an idle Ink app .* holds \d+\.\d MB/);
     const rows = r.stdout.split('\n');
     for (const key of KEYS)
       expect(
@@ -79,14 +83,16 @@ describe('the bench', () => {
         key,
       ).toBe(true);
     for (const name of ['relay', 'render', 'attach']) expect(r.stdout, name).toContain(`── ${name} ──`);
-    expect(r.stdout).toMatch(/^machine: \d+ cores .*node v\d+.*; medians of 1 rep, quick sizes$/m);
+    expect(r.stdout).toMatch(
+      /^machine: \d+ cores .*node v\d+.*; medians of 1 rep, quick sizes(; NODE_EXTRA_CA_CERTS unset for every process)?$/m,
+    );
   });
 
   it('a group not built is skipped, a failing one is one line and the others still run (exit 1)', async () => {
     // The runner and what it imports, beside two stand-in groups, in a folder under dist/ (so its packages resolve).
     const dir = mkdtempSync(join(DIST, 'bench-runner-test-'));
     made.push(dir);
-    for (const f of ['index.js', 'figure.js', 'report.js']) copyFileSync(join(DIST, 'bench', f), join(dir, f));
+    for (const f of ['index.js', 'bench-env.js', 'figure.js', 'report.js']) copyFileSync(join(DIST, 'bench', f), join(dir, f));
     writeFileSync(join(dir, 'startup.js'), "export async function figures() { throw new Error('no terminal\\nsecond line'); }\n");
     const figure = { key: 'memory.idle', what: 'stand-in', unit: 'MB', relevo: 42, samples: [42], goal: { text: '≤ 60 MB', met: true } };
     writeFileSync(

@@ -1,0 +1,31 @@
+/**
+ * The floor of any Ink TUI on this machine, as the bench starts it: src/bench/ink-floor.tsx, bundled
+ * as relevo's command is (`npm run build` writes dist/bench/ink-floor/), in a bench terminal.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './cleanup.js';
+import { BenchTerminal } from './terminal.js';
+
+const FLOOR_TEXT = 'ink floor · idle';
+const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.url));
+
+/** Whether the floor's bundle is built. */
+export const hasInkFloor = (): boolean => existsSync(INK_FLOOR);
+
+/** Starts the floor and resolves once its line is painted: ms from spawn to that output, and its pid. */
+export async function openInkFloor(): Promise<{ firstFrameMs: number; pid: number; close: () => Promise<void> }> {
+  const dir = tempDir('relevo-bench-floor-');
+  const ink = new BenchTerminal([process.execPath, INK_FLOOR, FLOOR_TEXT], { cwd: dir.path });
+  const close = async () => {
+    await ink.stop(3000);
+    dir.remove();
+  };
+  try {
+    const at = await ink.until((t) => t.includes(FLOOR_TEXT), 20_000, 'the Ink floor');
+    return { firstFrameMs: at - ink.started, pid: ink.pid, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
