@@ -14,11 +14,14 @@ import { Workdir } from './workdir.js';
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
 
-type Flood = { readonly pty: IPty; readonly term: XTerminal; readonly ready: Promise<void>; readonly done: Promise<number> };
+type Flood = { readonly pty: IPty; readonly term: XTerminal | undefined; readonly ready: Promise<void>; readonly done: Promise<number> };
 
-/** A flood agent tagged `tag` in a pseudo-terminal, read into a headless terminal of `cols`×`rows`. */
-function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number): Flood {
-  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+/**
+ * A flood agent tagged `tag` in a pseudo-terminal, read into a headless terminal of `cols`×`rows`
+ * — or, with `parse` false, only read: what the pseudo-terminals and the flood agents reach alone.
+ */
+function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: boolean): Flood {
+  const term = parse ? new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true }) : undefined;
   const [file, ...args] = dir.agent('flood', tag, bytes);
   const pty = ptyDriver().spawn(file!, args, {
     name: 'xterm-256color',
@@ -38,8 +41,10 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
     const seen = tail + data;
     const found = seen.includes(waiting);
     tail = seen.slice(-64);
-    if (found && waiting === marker) term.write(data, () => parsed(performance.now()));
-    else term.write(data);
+    if (found && waiting === marker) {
+      if (term) term.write(data, () => parsed(performance.now()));
+      else parsed(performance.now());
+    } else term?.write(data);
     if (found && waiting !== marker) {
       waiting = marker;
       tail = '';
@@ -51,11 +56,11 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
 
 /**
  * ms from the signal until xterm has parsed all of a `bytes` flood in each of `panes` terminals
- * (`cols`×`rows`), every pane signalled at once.
+ * (`cols`×`rows`), every pane signalled at once; with `parse` false, until the bytes were read.
  */
-export async function bareFlood(bytes: number, cols: number, rows: number, panes: 1 | 2 = 1): Promise<number> {
+export async function bareFlood(bytes: number, cols: number, rows: number, panes: 1 | 2 = 1, parse = true): Promise<number> {
   const dir = new Workdir();
-  const floods = Array.from({ length: panes }, (_, i) => flood(dir, `bare${i}`, bytes, cols, rows));
+  const floods = Array.from({ length: panes }, (_, i) => flood(dir, `bare${i}`, bytes, cols, rows, parse));
   try {
     const limit = (p: Promise<unknown>, what: string) =>
       Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`bare stack: ${what} timed out`)), 180_000).unref())]);
@@ -67,7 +72,7 @@ export async function bareFlood(bytes: number, cols: number, rows: number, panes
   } finally {
     for (const f of floods) {
       f.pty.kill();
-      f.term.dispose();
+      f.term?.dispose();
     }
     dir.release();
   }

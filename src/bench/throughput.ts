@@ -37,7 +37,7 @@ async function rep(session: Session, bytes: number): Promise<{ one: number; both
   return { one: total / oneS, both: (2 * total) / bothS };
 }
 
-type Runs = { relevo: number[]; tmux: number[]; bare: number[] };
+type Runs = { relevo: number[]; tmux: number[]; bare: number[]; read: number[] };
 
 export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
   const reps = opts.quick ? 1 : Math.max(1, opts.reps);
@@ -50,15 +50,17 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
     tags: ['left', 'right'] as [string, string],
   });
   const inner = firstLayout(COLS, ROWS).panes.planner!.inner;
-  const one: Runs = { relevo: [], tmux: [], bare: [] };
-  const both: Runs = { relevo: [], tmux: [], bare: [] };
-  const systems: (keyof Runs)[] = tmux ? ['relevo', 'tmux', 'bare'] : ['relevo', 'bare'];
+  const one: Runs = { relevo: [], tmux: [], bare: [], read: [] };
+  const both: Runs = { relevo: [], tmux: [], bare: [], read: [] };
+  const systems: ('relevo' | 'tmux' | 'bare')[] = tmux ? ['relevo', 'tmux', 'bare'] : ['relevo', 'bare'];
   for (let r = 0; r < reps; r++) {
     const order = r % 2 === 0 ? systems : [...systems].reverse();
     for (const name of order) {
       if (name === 'bare') {
         one.bare.push(mb / ((await bareFlood(bytes, inner.width, inner.height)) / 1000));
         both.bare.push((2 * mb) / ((await bareFlood(bytes, inner.width, inner.height, 2)) / 1000));
+        // No parsing at all: what the flood agents and the pseudo-terminals reach on this machine.
+        both.read.push((2 * mb) / ((await bareFlood(bytes, inner.width, inner.height, 2, false)) / 1000));
         continue;
       }
       const got = await withSession(name, agents, (s) => rep(s, bytes));
@@ -87,7 +89,7 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
   const met = tmuxBoth !== undefined && relevoBoth >= 1.6 * tmuxBoth.value;
   // What one thread can reach at all: the goal needs more than that when 1.6× tmux is above it.
   const floor = tmuxBoth
-    ? `one thread's floor (the bare stack, both panes): ${bareBoth.value.toFixed(1)} MB/s = ${(bareBoth.value / tmuxBoth.value).toFixed(2)}× tmux`
+    ? `one thread's floor (the bare stack, both panes): ${bareBoth.value.toFixed(1)} MB/s = ${(bareBoth.value / tmuxBoth.value).toFixed(2)}× tmux; the ptys read, nothing parsed: ${median(both.read).toFixed(1)} MB/s = ${(median(both.read) / tmuxBoth.value).toFixed(2)}× tmux`
     : noTmux;
   out.push({
     key: 'throughput.both',
