@@ -29,7 +29,13 @@ const bench = (runner: string, ...args: string[]) =>
 type Result = {
   options: { reps: number; quick: boolean };
   groups: { name: string; status: string; detail?: string }[];
-  figures: { key: string; relevo: number; samples: number[]; baseline?: { name: string; value: number; samples: number[] } }[];
+  figures: {
+    key: string;
+    relevo: number;
+    samples: number[];
+    baseline?: { name: string; value: number; samples: number[] };
+    note?: string;
+  }[];
 };
 
 const GROUPS = ['startup', 'memory', 'idle', 'echo', 'throughput', 'relay', 'render', 'attach'];
