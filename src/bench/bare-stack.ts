@@ -1,21 +1,28 @@
 /**
  * The throughput bench's floor, "the bare stack": node-pty and @xterm/headless in one process and
- * nothing else — the flood agent in a pseudo-terminal, every chunk written to a plain headless
- * Terminal, stopped when xterm has parsed the chunk that holds the marker. The one module besides
- * src/pty/screen.ts that imports @xterm/headless: the floor must not go through relevo's Screen.
+ * nothing else — each flood agent in a pseudo-terminal, every chunk written to a plain headless
+ * Terminal of its own, stopped when xterm has parsed the chunk that holds the marker. With two
+ * panes, both terminals parse on this one thread: the floor one thread reaches, whatever is built
+ * on it. The one module besides src/pty/screen.ts that imports @xterm/headless: the floor must not
+ * go through relevo's Screen.
  */
 import xtermHeadless from '@xterm/headless';
-import { ptyDriver } from '../pty/pty-driver.js';
+import { type IPty, ptyDriver } from '../pty/pty-driver.js';
 import { floodMarker, readyLine } from './flood-text.js';
 import { Workdir } from './workdir.js';
 
 const { Terminal } = xtermHeadless;
+type XTerminal = InstanceType<typeof Terminal>;
 
-/** ms from the signal until xterm has parsed all of a `bytes` flood, in a `cols`×`rows` terminal. */
-export async function bareFlood(bytes: number, cols: number, rows: number): Promise<number> {
-  const dir = new Workdir();
-  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-  const [file, ...args] = dir.agent('flood', 'bare', bytes);
+type Flood = { readonly pty: IPty; readonly term: XTerminal | undefined; readonly ready: Promise<void>; readonly done: Promise<number> };
+
+/**
+ * A flood agent tagged `tag` in a pseudo-terminal, read into a headless terminal of `cols`×`rows`
+ * — or, with `parse` false, only read: what the pseudo-terminals and the flood agents reach alone.
+ */
+function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: boolean): Flood {
+  const term = parse ? new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true }) : undefined;
+  const [file, ...args] = dir.agent('flood', tag, bytes);
   const pty = ptyDriver().spawn(file!, args, {
     name: 'xterm-256color',
     cols,
@@ -23,35 +30,50 @@ export async function bareFlood(bytes: number, cols: number, rows: number): Prom
     cwd: dir.path,
     env: { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>,
   });
+  const marker = floodMarker(tag, 1);
+  let waiting = readyLine(tag);
+  let tail = '';
+  let signalled = () => {};
+  let parsed = (_at: number) => {};
+  const ready = new Promise<void>((resolve) => (signalled = resolve));
+  const done = new Promise<number>((resolve) => (parsed = resolve));
+  pty.onData((data) => {
+    const seen = tail + data;
+    const found = seen.includes(waiting);
+    tail = seen.slice(-64);
+    if (found && waiting === marker) {
+      if (term) term.write(data, () => parsed(performance.now()));
+      else parsed(performance.now());
+    } else term?.write(data);
+    if (found && waiting !== marker) {
+      waiting = marker;
+      tail = '';
+      signalled();
+    }
+  });
+  return { pty, term, ready, done };
+}
+
+/**
+ * ms from the signal until xterm has parsed all of a `bytes` flood in each of `panes` terminals
+ * (`cols`×`rows`), every pane signalled at once; with `parse` false, until the bytes were read.
+ */
+export async function bareFlood(bytes: number, cols: number, rows: number, panes: 1 | 2 = 1, parse = true): Promise<number> {
+  const dir = new Workdir();
+  const floods = Array.from({ length: panes }, (_, i) => flood(dir, `bare${i}`, bytes, cols, rows, parse));
   try {
-    const marker = floodMarker('bare', 1);
-    let waiting = readyLine('bare');
-    let tail = '';
-    let signalled = () => {};
-    let parsed = (_at: number) => {};
-    const ready = new Promise<void>((resolve) => (signalled = resolve));
-    const done = new Promise<number>((resolve) => (parsed = resolve));
-    pty.onData((data) => {
-      const seen = tail + data;
-      const found = seen.includes(waiting);
-      tail = seen.slice(-64);
-      if (found && waiting === marker) term.write(data, () => parsed(performance.now()));
-      else term.write(data);
-      if (found && waiting !== marker) {
-        waiting = marker;
-        tail = '';
-        signalled();
-      }
-    });
     const limit = (p: Promise<unknown>, what: string) =>
       Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`bare stack: ${what} timed out`)), 180_000).unref())]);
-    await limit(ready, 'start');
+    await limit(Promise.all(floods.map((f) => f.ready)), 'start');
     const t0 = performance.now();
-    process.kill(pty.pid, 'SIGUSR1');
-    return ((await limit(done, 'flood')) as number) - t0;
+    for (const f of floods) process.kill(f.pty.pid, 'SIGUSR1');
+    const ends = (await limit(Promise.all(floods.map((f) => f.done)), 'flood')) as number[];
+    return Math.max(...ends) - t0;
   } finally {
-    pty.kill();
-    term.dispose();
+    for (const f of floods) {
+      f.pty.kill();
+      f.term?.dispose();
+    }
     dir.release();
   }
 }

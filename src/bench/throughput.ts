@@ -4,7 +4,8 @@
  * runs from the signal to the marker painted on the bench's own terminal (relevo paints at most
  * 30 frames a second; the marker is on the last). First the left pane alone, then both at once.
  * Baselines from the same run, in turns: tmux 3.x (the marker in its attached client's output)
- * and the bare stack (bare-stack.ts: node-pty + @xterm/headless in one process).
+ * and the bare stack (bare-stack.ts: node-pty + @xterm/headless in one process), with one pane
+ * and with both — the floor of parsing both panes on one thread, against the goal of 1.6× tmux.
  */
 import { firstLayout } from '../tui/compositor.js';
 import { bareFlood } from './bare-stack.js';
@@ -36,7 +37,7 @@ async function rep(session: Session, bytes: number): Promise<{ one: number; both
   return { one: total / oneS, both: (2 * total) / bothS };
 }
 
-type Runs = { relevo: number[]; tmux: number[]; bare: number[] };
+type Runs = { relevo: number[]; tmux: number[]; bare: number[]; read: number[] };
 
 export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
   const reps = opts.quick ? 1 : Math.max(1, opts.reps);
@@ -49,14 +50,17 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
     tags: ['left', 'right'] as [string, string],
   });
   const inner = firstLayout(COLS, ROWS).panes.planner!.inner;
-  const one: Runs = { relevo: [], tmux: [], bare: [] };
-  const both: Runs = { relevo: [], tmux: [], bare: [] };
-  const systems: (keyof Runs)[] = tmux ? ['relevo', 'tmux', 'bare'] : ['relevo', 'bare'];
+  const one: Runs = { relevo: [], tmux: [], bare: [], read: [] };
+  const both: Runs = { relevo: [], tmux: [], bare: [], read: [] };
+  const systems: ('relevo' | 'tmux' | 'bare')[] = tmux ? ['relevo', 'tmux', 'bare'] : ['relevo', 'bare'];
   for (let r = 0; r < reps; r++) {
     const order = r % 2 === 0 ? systems : [...systems].reverse();
     for (const name of order) {
       if (name === 'bare') {
         one.bare.push(mb / ((await bareFlood(bytes, inner.width, inner.height)) / 1000));
+        both.bare.push((2 * mb) / ((await bareFlood(bytes, inner.width, inner.height, 2)) / 1000));
+        // No parsing at all: what the flood agents and the pseudo-terminals reach on this machine.
+        both.read.push((2 * mb) / ((await bareFlood(bytes, inner.width, inner.height, 2, false)) / 1000));
         continue;
       }
       const got = await withSession(name, agents, (s) => rep(s, bytes));
@@ -81,14 +85,21 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
   ];
   const relevoBoth = median(both.relevo);
   const tmuxBoth = tmux ? { name: tmux, value: median(both.tmux), samples: both.tmux } : undefined;
+  const bareBoth = { name: 'node-pty + @xterm/headless, both panes in one thread', value: median(both.bare), samples: both.bare };
+  const met = tmuxBoth !== undefined && relevoBoth >= 1.6 * tmuxBoth.value;
+  // What one thread can reach at all: the goal needs more than that when 1.6× tmux is above it.
+  const floor = tmuxBoth
+    ? `one thread's floor (the bare stack, both panes): ${bareBoth.value.toFixed(1)} MB/s = ${(bareBoth.value / tmuxBoth.value).toFixed(2)}× tmux; the ptys read, nothing parsed: ${median(both.read).toFixed(1)} MB/s = ${(median(both.read) / tmuxBoth.value).toFixed(2)}× tmux`
+    : noTmux;
   out.push({
     key: 'throughput.both',
     what: `throughput, both panes flooded with ${size} each (all bytes over the time both took)`,
     unit: 'MB/s',
     relevo: relevoBoth,
     samples: both.relevo,
-    ...(tmuxBoth ? { baseline: tmuxBoth } : { note: noTmux }),
-    goal: { text: '≥ 1.6× tmux', met: tmuxBoth !== undefined && relevoBoth >= 1.6 * tmuxBoth.value },
+    ...(tmuxBoth ? { baseline: tmuxBoth } : {}),
+    goal: { text: '≥ 1.6× tmux', met },
+    ...(met && tmuxBoth ? {} : { note: floor }),
   });
   if (tmux) {
     out.push({
@@ -101,5 +112,14 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
       goal: { text: 'none (for reference; the goal is against the bare stack)', met: true },
     });
   }
+  out.push({
+    key: 'throughput.both.vs-bare',
+    what: `throughput, both panes flooded with ${size} each, against the bare stack parsing both on one thread`,
+    unit: 'MB/s',
+    relevo: relevoBoth,
+    samples: both.relevo,
+    baseline: bareBoth,
+    goal: { text: 'none (the single-thread floor, for the goal against tmux)', met: true },
+  });
   return out;
 }

@@ -8,8 +8,6 @@
 
 type State = 'ground' | 'esc' | 'escInter' | 'csi' | 'string' | 'stringEsc' | 'ss' | 'ssLow';
 
-/** Codes handled in ground: C0, DEL and C1 controls. */
-const SPECIAL = /[\x00-\x1f\x7f-\x9f]/g;
 /** CSI finals that leave the cursor on another row (CUU, CUD, CNL, CPL, CUP, HVP, VPA), ED, DECSTBM. */
 const ROW_FINALS = new Set(['A', 'B', 'E', 'F', 'H', 'f', 'd', 'J', 'r']);
 /** DEC private modes that switch to or from the alternate screen. */
@@ -39,13 +37,19 @@ export class EscapeStripper {
     let i = 0;
     while (i < chunk.length) {
       if (this.#state === 'ground') {
-        SPECIAL.lastIndex = i;
-        const m = SPECIAL.exec(chunk);
-        const end = m ? m.index : chunk.length;
+        const end = nextSpecial(chunk, i);
         if (end > i) this.#text(out, chunk.slice(i, end));
-        if (!m) break;
+        if (end === chunk.length) break;
         const c = chunk.charCodeAt(end);
         if (this.#cr && c !== 0x0d && c !== 0x0a) this.#lineBreak(out);
+        // A CSI whole in this chunk (SGR between words, a cursor move) is read in one go.
+        const final = c === 0x1b && chunk.charCodeAt(end + 1) === 0x5b ? csiFinalAt(chunk, end + 2) : -1;
+        if (final >= 0) {
+          const f = chunk.charCodeAt(final);
+          this.#csiDone(f, f === 0x68 || f === 0x6c ? csiParams(chunk.slice(end + 2, final)) : '', out);
+          i = final + 1;
+          continue;
+        }
         this.#ground(c, out);
         i = end + 1;
       } else if (this.#step(chunk.charCodeAt(i), out)) i++;
@@ -148,12 +152,38 @@ export class EscapeStripper {
     if (c >= 0x20 && c <= 0x2f) return true;
     this.#state = 'ground';
     if (c < 0x40 || c > 0x7e) return false;
-    const final = String.fromCharCode(c);
-    if (ROW_FINALS.has(final) || ((final === 'h' || final === 'l') && ALT_SCREEN.test(this.#params))) this.#boundary(out);
-    else if (final === 'C') this.#text(out, ' ');
+    this.#csiDone(c, this.#params, out);
     return true;
   }
+
+  /** A CSI ended with `c`; `params`: its parameter bytes, the first MAX_PARAMS (needed for DECSET/DECRST only). */
+  #csiDone(c: number, params: string, out: string[]): void {
+    const final = String.fromCharCode(c);
+    if (ROW_FINALS.has(final) || ((final === 'h' || final === 'l') && ALT_SCREEN.test(params))) this.#boundary(out);
+    else if (final === 'C') this.#text(out, ' ');
+  }
 }
+
+/** Where the next C0, DEL or C1 control is in `chunk` from `i` (its length when there is none). */
+function nextSpecial(chunk: string, i: number): number {
+  let j = i;
+  for (; j < chunk.length; j++) {
+    const c = chunk.charCodeAt(j);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) break;
+  }
+  return j;
+}
+
+/** The index of the final byte of a CSI whose parameter and intermediate bytes start at `i`, or -1 when it does not end in `chunk` as a CSI may. */
+function csiFinalAt(chunk: string, i: number): number {
+  let j = i;
+  while (j < chunk.length && chunk.charCodeAt(j) >= 0x20 && chunk.charCodeAt(j) <= 0x3f) j++;
+  const c = j < chunk.length ? chunk.charCodeAt(j) : -1;
+  return c >= 0x40 && c <= 0x7e ? j : -1;
+}
+
+/** A CSI's parameter bytes as the byte-by-byte reader keeps them: intermediates left out, the first MAX_PARAMS. */
+const csiParams = (body: string): string => body.replace(/[\x20-\x2f]/g, '').slice(0, MAX_PARAMS);
 
 /** `chunk` with an ST inserted before each of `at` (ascending). */
 function terminated(chunk: string, at: readonly number[]): string {

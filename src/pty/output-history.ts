@@ -32,6 +32,8 @@ export type HistoryLimits = {
 export const DEFAULT_LIMITS: HistoryLimits = { window: 256 * 1024, block: 4 * 1024 * 1024 };
 /** Blocks kept per tag once their text left the window. */
 const KEPT = 8;
+/** Characters of one write kept for the next, to find an opening tag split between them: all of one but its last. */
+const CARRY = Math.max(...TAGS.map((tag) => tag.length + 1));
 
 /** Every complete block of `tag` in `text`, oldest first: each closing tag with the nearest opening one before it. */
 function blocksIn(text: string, tag: Tag, base: number): Block[] {
@@ -52,12 +54,22 @@ export class OutputHistory {
   readonly #decoder = new TextDecoder('utf-8');
   readonly #stripper = new EscapeStripper();
   readonly #limits: HistoryLimits;
-  #text = '';
-  /** Log offset of `#text[0]`: what was trimmed before it. */
+  /**
+   * The running text, as the writes appended it (joined only when read): appending to one string
+   * would copy the whole window at every trim — the flood's largest cost after parsing.
+   */
+  #chunks: string[] = [];
+  /** Characters in `#chunks`. */
+  #length = 0;
+  /** Log offset of the running text's first character: what was trimmed before it. */
   #base = 0;
   /** Trim again once the running text is this long (not on every write while a long block is open). */
   #trimAt: number;
   readonly #kept: Record<Tag, Block[]> = { handoff: [], done: [] };
+  /** Log offset of the last opening tag written (-1: none yet): a trim with none left in the text only cuts. */
+  #lastOpen = -1;
+  /** The end of the text written last, where an opening tag split across writes begins. */
+  #carry = '';
 
   constructor(limits: HistoryLimits = DEFAULT_LIMITS) {
     this.#limits = limits;
@@ -70,36 +82,68 @@ export class OutputHistory {
    */
   write(data: Uint8Array | string): string {
     const { text, screen } = this.#stripper.feed(typeof data === 'string' ? data : this.#decoder.decode(data, { stream: true }));
-    this.#text += text;
-    if (this.#text.length > this.#trimAt) this.#trim();
+    if (text === '') return screen;
+    this.#noteOpenTags(text);
+    this.#chunks.push(text);
+    this.#length += text.length;
+    if (this.#length > this.#trimAt) this.#trim();
     return screen;
   }
 
   /** Where the log ends now: a turn reads what comes after it. */
   get offset(): number {
-    return this.#base + this.#text.length;
+    return this.#base + this.#length;
   }
 
   /** Characters of running text held now (bounded). */
   get size(): number {
-    return this.#text.length + TAGS.reduce((n, tag) => n + this.#kept[tag].reduce((m, b) => m + b.text.length, 0), 0);
+    return this.#length + TAGS.reduce((n, tag) => n + this.#kept[tag].reduce((m, b) => m + b.text.length, 0), 0);
   }
 
   /** The running text after `offset`, as far as the window still holds it. */
   textSince(offset: number): string {
-    return this.#text.slice(Math.max(0, offset - this.#base));
+    return this.#text().slice(Math.max(0, offset - this.#base));
   }
 
   /** The complete blocks that opened at or after `offset`, oldest first. */
   blocksSince(offset: number): LoggedBlocks {
-    const of = (tag: Tag) =>
-      [...this.#kept[tag], ...blocksIn(this.#text, tag, this.#base)].filter((b) => b.at >= offset).map((b) => b.text);
+    const text = this.#text();
+    const of = (tag: Tag) => [...this.#kept[tag], ...blocksIn(text, tag, this.#base)].filter((b) => b.at >= offset).map((b) => b.text);
     return { handoff: of('handoff'), done: of('done') };
+  }
+
+  /** The running text as one string (kept joined until the next write). */
+  #text(): string {
+    if (this.#chunks.length > 1) this.#chunks = [this.#chunks.join('')];
+    return this.#chunks[0] ?? '';
+  }
+
+  /** Keeps `#lastOpen` up to date with `text`, about to be appended (read once, not at every trim). */
+  #noteOpenTags(text: string): void {
+    const carry = this.#carry;
+    this.#carry = text.length >= CARRY ? text.slice(-CARRY) : (carry + text).slice(-CARRY);
+    if (!text.includes('<') && !carry.includes('<')) return;
+    const seen = carry + text;
+    const from = this.offset - carry.length;
+    for (const tag of TAGS) {
+      const at = seen.lastIndexOf(`<${tag}>`);
+      if (at >= 0) this.#lastOpen = Math.max(this.#lastOpen, from + at);
+    }
   }
 
   /** Cuts the running text to the window, never inside a block still open (unless it outgrew its limit). */
   #trim(): void {
-    const text = this.#text;
+    if (this.#lastOpen < this.#base) {
+      // No opening tag in the text: no block to keep, none open; whole writes are dropped.
+      let cut = this.#length - this.#limits.window;
+      this.#base += cut;
+      this.#length -= cut;
+      while (cut > 0 && this.#chunks[0]!.length <= cut) cut -= this.#chunks.shift()!.length;
+      if (cut > 0) this.#chunks[0] = this.#chunks[0]!.slice(cut);
+      this.#trimAt = 2 * this.#limits.window;
+      return;
+    }
+    const text = this.#text();
     let cut = text.length - this.#limits.window;
     for (const tag of TAGS) {
       const open = text.lastIndexOf(`<${tag}>`, cut - 1);
@@ -111,7 +155,8 @@ export class OutputHistory {
     this.#trimAt = Math.max(2 * this.#limits.window, text.length - Math.max(cut, 0) + this.#limits.window);
     if (cut <= 0) return;
     for (const tag of TAGS) this.#keep(tag, blocksIn(text.slice(0, cut), tag, this.#base));
-    this.#text = text.slice(cut);
+    this.#chunks = [text.slice(cut)];
+    this.#length -= cut;
     this.#base += cut;
   }
 

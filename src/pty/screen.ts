@@ -1,9 +1,11 @@
 import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
+import { DamageTracker, type RowRange } from './damage.js';
 import { type BufferText, bufferText, type MouseMode, mayMismeasure, readSgr, trackCursorVisible, trackMouse } from './screen-buffer.js';
-import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrTransition } from './sgr.js';
+import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrStep, sgrTransition } from './sgr.js';
 
+export type { RowRange } from './damage.js';
 export type { BufferText, MouseMode } from './screen-buffer.js';
 
 const { Terminal } = xtermHeadless;
@@ -56,6 +58,7 @@ export class Screen {
   readonly #mouse: () => MouseMode;
   /** The whole buffer's lines (scrollback and live screen), for copy mode. */
   readonly text: BufferText;
+  readonly #damage: DamageTracker;
 
   constructor(options: ScreenOptions) {
     this.#term = new Terminal({
@@ -72,6 +75,7 @@ export class Screen {
     this.#cursorVisible = trackCursorVisible(this.#term);
     this.#mouse = trackMouse(this.#term);
     this.text = bufferText(this.#term);
+    this.#damage = new DamageTracker(this.#term);
     for (const code of options.osc ?? []) {
       this.#term.parser.registerOscHandler(code, (data) => {
         this.#osc.set(code, data);
@@ -124,6 +128,11 @@ export class Screen {
 
   get rows(): number {
     return this.#term.rows;
+  }
+
+  /** The live screen's rows changed since the last call (a painter's; see DamageTracker). */
+  takeDamage(): RowRange {
+    return this.#damage.take();
   }
 
   get title(): string {
@@ -227,7 +236,7 @@ export class Screen {
       if (w === 0) {
         // The right half of a wide character whose left half is before `from`.
         if (x === from) {
-          out += `${this.#transition(cur, DEFAULT_SGR)} `;
+          out += `${sgrStep(cur, DEFAULT_SGR)} `;
           col++;
         }
         continue;
@@ -253,17 +262,10 @@ export class Screen {
       if (resync && col < width) out += `\x1b[${anchor + col + 1}G`;
     }
     if (col < width) {
-      out += this.#transition(cur, DEFAULT_SGR) + ' '.repeat(width - col);
+      out += sgrStep(cur, DEFAULT_SGR) + ' '.repeat(width - col);
       copySgr(cur, DEFAULT_SGR);
     }
     return out + RESET;
-  }
-
-  #transition(cur: Sgr, to: Readonly<Sgr>): string {
-    if (sameSgr(cur, to)) return '';
-    const s = sgrTransition(cur, to);
-    copySgr(cur, to);
-    return s;
   }
 
   /** Moves the painted view into the scrollback (negative = up); the live screen read by detection is unaffected. */

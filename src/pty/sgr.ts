@@ -84,3 +84,11 @@ export function sgrTransition(a: Readonly<Sgr>, b: Readonly<Sgr>): string {
   const full = isDefault ? '0' : ['0', ...sgrDelta(DEFAULT_SGR, b)].join(';');
   return `\x1b[${full.length < delta.length ? full : delta}m`;
 }
+
+/** The escape from `cur` to `to` (empty when equal), and `cur` becomes `to`. */
+export function sgrStep(cur: Sgr, to: Readonly<Sgr>): string {
+  if (sameSgr(cur, to)) return '';
+  const s = sgrTransition(cur, to);
+  copySgr(cur, to);
+  return s;
+}

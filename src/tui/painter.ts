@@ -66,6 +66,9 @@ export class PanePainter {
   /** The rows cut off above (see `#cut`), for the screen version and height in `#cutFor`. */
   #cutFor = '';
   #cutRows = 0;
+  /** The cut of the last paint, and whether it drew any row in reverse video. */
+  #lastCut = 0;
+  #inverted = false;
   #frames = 0;
   #rows = 0;
   #bytes = 0;
@@ -148,10 +151,20 @@ export class PanePainter {
     if (this.#disposed) return '';
     const { top, left, width, height } = this.#rect;
     const cut = this.#cut();
+    // Rows xterm did not touch are not rendered again — unless the view is scrolled back, the cut
+    // moved or copy mode's reverse video was on (then every row is).
+    const changed = this.#screen.takeDamage();
+    const every = this.#screen.scrolledBack !== 0 || cut !== this.#lastCut || this.#inverted;
+    this.#lastCut = cut;
+    this.#inverted = false;
     let out = '';
     let count = 0;
     for (let y = 0; y < height; y++) {
-      const row = this.#screen.styledRow(cut + y, width, 0, left, this.#invert?.(cut + y));
+      const invert = this.#invert?.(cut + y);
+      if (invert !== undefined) this.#inverted = true;
+      const same = !every && invert === undefined && this.#painted[y] !== undefined && (cut + y < changed.from || cut + y > changed.to);
+      if (same) continue;
+      const row = this.#screen.styledRow(cut + y, width, 0, left, invert);
       if (row === this.#painted[y]) continue;
       this.#painted[y] = row;
       out += moveTo(top + y, left) + row;

@@ -54,6 +54,7 @@ const KEYS = [
   'throughput.one',
   'throughput.both',
   ...(tmux ? ['throughput.one.vs-tmux'] : []),
+  'throughput.both.vs-bare',
 ];
 /** Figures whose only baseline is tmux: none without it. */
 const TMUX_ONLY = ['startup.first-frame', 'echo.idle.p50', 'echo.idle.p95', 'echo.flood.p50', 'echo.flood.p95', 'throughput.both'];
@@ -77,6 +78,7 @@ describe('the bench', () => {
       expect(Number.isFinite(f.baseline?.value), `${f.key}'s baseline`).toBe(true);
       expect(f.baseline!.samples.every(Number.isFinite), `${f.key}'s baseline samples`).toBe(true);
       if (f.key.startsWith('echo.') || f.key === 'throughput.both') expect(f.baseline!.name, f.key).toBe(tmux);
+      if (f.key === 'throughput.both.vs-bare') expect(f.baseline!.name).toMatch(/both panes in one thread/);
     }
     // The Ink floor (built by `npm run build`) ran: its first frame and its RSS are in the notes.
     const note = (key: string) => result.figures.find((f) => f.key === key)?.note ?? '';

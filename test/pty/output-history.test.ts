@@ -21,6 +21,15 @@ describe('output history: what the program printed, as text', () => {
     expect(normalizeReply(text)).toBe(whole);
   });
 
+  it('reads a CSI that adds nothing (SGR, erase, column) the same in one run as cut up, CRs at a cut included', () => {
+    const text = 'a\x1b[1;38;5;75mb\x1b[0m\x1b[2K\x1b[Gc\r\x1b[0m\nd\r\r\ne\r\x1b[31mf\x1b[3Cg\x1b[?25lh\x1b[?1049hi\t\x07j\x1b[5Ak\r';
+    const expected = 'abc\n\nd\ne\nf gh\ni\tj\nk';
+    expect(fed(text, 1 << 20).textSince(0)).toBe(expected);
+    for (let every = 1; every <= 9; every++) expect(fed(text, every).textSince(0), `every ${every}`).toBe(expected);
+    // The CR the text ended with is a line break once anything else comes.
+    expect(fed(text, 5).textSince(0) + fed(`${text}z`, 5).textSince(expected.length)).toBe(`${expected}\nz`);
+  });
+
   it('never lets an unterminated control string or a C1 control swallow the next lines', () => {
     const h = fed('<handoff>\r\nstep one\u0090 hidden\r\nstep two \x1b]0;no end\r\nstep three\r\n</handoff>\r\n', 3);
     expect(h.textSince(0)).toBe('<handoff>\nstep one\nstep two \nstep three\n</handoff>\n');
@@ -44,6 +53,18 @@ describe('output history: what the program printed, as text', () => {
     expect(handoff[0]).toBe('<handoff>\nold\n</handoff>');
     h.write('<done>\r\nall good\r\n</done>');
     expect(h.blocksSince(0).done).toEqual(['<done>\nall good\n</done>']);
+  });
+
+  it('keeps a block whose opening tag was split between writes, however much output follows', () => {
+    for (const cut of [1, 4, 8]) {
+      const h = new OutputHistory({ window: 100, block: 1000 });
+      const block = '<handoff>\r\nsplit\r\n</handoff>\r\n';
+      h.write(`noise ${block.slice(0, cut)}`);
+      h.write(block.slice(cut));
+      for (let i = 0; i < 50; i++) h.write(`${'z'.repeat(40)}\r\n`);
+      expect(h.blocksSince(0).handoff, `cut at ${cut}`).toEqual(['<handoff>\nsplit\n</handoff>']);
+      expect(h.size).toBeLessThan(200);
+    }
   });
 
   it('holds only the blocks that opened since an offset (the turn)', () => {
