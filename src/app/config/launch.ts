@@ -27,11 +27,21 @@ export function hookCommand(kind: HookKind): string[] {
 type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
 /**
- * Settings with a `Stop` hook running relevo's hook program, in the shape Claude Code and Qwen Code
- * share; `async` when the profile says the agent runs it in the background.
+ * A hook command that needs no Node start, for a hook that gets its JSON on stdin: the shell writes
+ * it into the role's spool directory of the hook channel and renames it into place once whole
+ * (`<pid>.<kind>.json`), where relevo picks it up. Like `relevo-tui hook`, it never fails the agent.
  */
-const stopHook = (kind: HookKind, async: boolean) => ({
-  hooks: { Stop: [{ hooks: [{ type: 'command', command: quote(hookCommand(kind)), ...(async ? { async: true } : {}) }] }] },
+export function spoolCommand(spool: string, kind: HookKind): string {
+  const file = `${quote([spool])}/$$`;
+  return `{ cat > ${file}.part && mv ${file}.part ${file}.${kind}.json; } 2>/dev/null; exit 0`;
+}
+
+/**
+ * Settings with a `Stop` hook running `command`, in the shape Claude Code and Qwen Code share;
+ * `async` when the profile says the agent runs it in the background.
+ */
+const stopHook = (command: string, async: boolean) => ({
+  hooks: { Stop: [{ hooks: [{ type: 'command', command, ...(async ? { async: true } : {}) }] }] },
 });
 
 /** Writes a private settings file for one agent in the hook channel's directory; returns its path. */
@@ -43,7 +53,7 @@ function settingsLayer(channel: HookChannel, name: string, settings: unknown): s
 
 /**
  * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
- * hook (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
+ * hook that spools its report (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
  * system-defaults settings layer with a `Stop` hook, named in the environment. OpenCode: a
  * plugin module, added by an OPENCODE_CONFIG_CONTENT layer merged over the user's config.
  */
@@ -55,7 +65,7 @@ function hookInstall(
 ): HookInstall {
   switch (kind) {
     case 'claude-stop': {
-      const settings = settingsLayer(channel, `${role}.claude-settings.json`, stopHook(kind, async));
+      const settings = settingsLayer(channel, `${role}.claude-settings.json`, stopHook(spoolCommand(channel.spoolFor(role), kind), async));
       return { args: ['--settings', settings], env: {} };
     }
     case 'codex-notify':
@@ -64,7 +74,7 @@ function hookInstall(
       // Qwen Code's lowest settings layer (system defaults): every other layer still loads, and
       // `Stop` hooks from all layers run. Follow-up suggestions off by default: one drawn in the
       // input box would read as a person's unsent draft.
-      const layer = { ui: { enableFollowupSuggestions: false }, ...stopHook(kind, async) };
+      const layer = { ui: { enableFollowupSuggestions: false }, ...stopHook(quote(hookCommand(kind)), async) };
       return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settingsLayer(channel, `${role}.qwen-settings.json`, layer) } };
     }
     case 'opencode-plugin': {
