@@ -47,6 +47,17 @@ function claudeBinEnv(): Record<string, string> {
   }
 }
 
+/**
+ * The environment of everything the hop starts (vitest, relevo, the agents, their hooks): this one's,
+ * without NODE_EXTRA_CA_CERTS. A machine that sets it (a sandbox proxy's CA) makes every Node start
+ * ≈ 80 ms slower, the Stop hook's forwarder among them, and nothing in the hop goes online.
+ */
+function offlineEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && name !== 'NODE_EXTRA_CA_CERTS') env[name] = value;
+  return env;
+}
+
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   const vitest = join(PACKAGE_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
   if (!existsSync(vitest)) return [skipped('vitest is not installed (the hop needs the devDependencies)')];
@@ -56,7 +67,8 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     const run = await execa(process.execPath, [vitest, 'run', '--config', 'vitest.bench.config.ts', '--reporter', 'dot'], {
       cwd: PACKAGE_ROOT,
       reject: false,
-      env: { ...claudeBinEnv(), RELEVO_HOP_REPS: String(opts.quick ? 1 : opts.reps), RELEVO_HOP_OUT: out },
+      extendEnv: false,
+      env: { ...offlineEnv(), ...claudeBinEnv(), RELEVO_HOP_REPS: String(opts.quick ? 1 : opts.reps), RELEVO_HOP_OUT: out },
     });
     if (!existsSync(out)) return [skipped(`the hop runs failed: ${(run.stderr || run.stdout).slice(-300)}`)];
     const result = outputSchema.parse(JSON.parse(readFileSync(out, 'utf8')));

@@ -26,8 +26,23 @@ export function hookCommand(kind: HookKind): string[] {
 /** What installs relevo's end-of-turn hook in one agent: arguments after its command, and environment. */
 type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
-/** Settings with a `Stop` hook running relevo's hook program, in the shape Claude Code and Qwen Code share. */
-const stopHook = (kind: HookKind) => ({ hooks: { Stop: [{ hooks: [{ type: 'command', command: quote(hookCommand(kind)) }] }] } });
+/**
+ * A hook command that needs no Node start, for a hook that gets its JSON on stdin: the shell writes
+ * it into the role's spool directory of the hook channel and renames it into place once whole
+ * (`<pid>.<kind>.json`), where relevo picks it up. Like `relevo-tui hook`, it never fails the agent.
+ */
+export function spoolCommand(spool: string, kind: HookKind): string {
+  const file = `${quote([spool])}/$$`;
+  return `{ cat > ${file}.part && mv ${file}.part ${file}.${kind}.json; } 2>/dev/null; exit 0`;
+}
+
+/**
+ * Settings with a `Stop` hook running `command`, in the shape Claude Code and Qwen Code share;
+ * `async` when the profile says the agent runs it in the background.
+ */
+const stopHook = (command: string, async: boolean) => ({
+  hooks: { Stop: [{ hooks: [{ type: 'command', command, ...(async ? { async: true } : {}) }] }] },
+});
 
 /** Writes a private settings file for one agent in the hook channel's directory; returns its path. */
 function settingsLayer(channel: HookChannel, name: string, settings: unknown): string {
@@ -38,14 +53,19 @@ function settingsLayer(channel: HookChannel, name: string, settings: unknown): s
 
 /**
  * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
- * hook (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
+ * hook that spools its report (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
  * system-defaults settings layer with a `Stop` hook, named in the environment. OpenCode: a
  * plugin module, added by an OPENCODE_CONFIG_CONTENT layer merged over the user's config.
  */
-function hookInstall(role: Role, kind: HookKind, channel: HookChannel, launchEnv: Readonly<Record<string, string>>): HookInstall {
+function hookInstall(
+  role: Role,
+  { kind, async }: { readonly kind: HookKind; readonly async: boolean },
+  channel: HookChannel,
+  launchEnv: Readonly<Record<string, string>>,
+): HookInstall {
   switch (kind) {
     case 'claude-stop': {
-      const settings = settingsLayer(channel, `${role}.claude-settings.json`, stopHook(kind));
+      const settings = settingsLayer(channel, `${role}.claude-settings.json`, stopHook(spoolCommand(channel.spoolFor(role), kind), async));
       return { args: ['--settings', settings], env: {} };
     }
     case 'codex-notify':
@@ -54,7 +74,7 @@ function hookInstall(role: Role, kind: HookKind, channel: HookChannel, launchEnv
       // Qwen Code's lowest settings layer (system defaults): every other layer still loads, and
       // `Stop` hooks from all layers run. Follow-up suggestions off by default: one drawn in the
       // input box would read as a person's unsent draft.
-      const layer = { ui: { enableFollowupSuggestions: false }, ...stopHook(kind) };
+      const layer = { ui: { enableFollowupSuggestions: false }, ...stopHook(quote(hookCommand(kind)), async) };
       return { args: [], env: { QWEN_CODE_SYSTEM_DEFAULTS_PATH: settingsLayer(channel, `${role}.qwen-settings.json`, layer) } };
     }
     case 'opencode-plugin': {
@@ -74,7 +94,7 @@ export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: Hook
   const promptArgs = (launch.role_prompt_args ?? []).map((a) =>
     a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt),
   );
-  const installed = hook && channel ? hookInstall(role, hook.kind, channel, launch.env) : null;
+  const installed = hook && channel ? hookInstall(role, hook, channel, launch.env) : null;
   const promptEnv = Object.fromEntries(Object.entries(launch.role_prompt_env ?? {}).map(([k, v]) => [k, v.replaceAll('{prompt}', prompt)]));
   const argv = [...spec.argv, ...launch.args, ...promptArgs, ...(installed?.args ?? [])];
   const hookEnv = installed && channel ? { ...channel.env(role), ...installed.env } : {};

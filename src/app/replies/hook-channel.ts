@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, type FSWatcher, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, watch } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type HookKind, hookMessageSchema, type Role } from '../../protocol/index.js';
+import { type HookKind, hookMessageSchema, ROLES, type Role } from '../../protocol/index.js';
 import { jsonLines } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
 
@@ -13,10 +13,14 @@ export type HookDelivery = { readonly role: Role; readonly kind: HookKind; reado
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/** A report dropped into a role's spool directory: `<pid>.<kind>.json`, renamed into place once whole. */
+const SPOOLED = /^\d+\.([a-z-]+)\.json$/;
+
 /**
- * The channel agents' end-of-turn hooks report on: a Unix socket in a private directory
- * (mode 0700), and a per-run token the hook finds in its pane's environment. A message with
- * the wrong token or shape is refused and reported, never acted on.
+ * The channel agents' end-of-turn hooks report on, in a private directory (mode 0700): a Unix
+ * socket, with a per-run token the hook finds in its pane's environment, and, for a hook that needs
+ * no Node start (see launch.ts), one spool directory per role that the hook's shell writes the
+ * report into. A message with the wrong token or shape is refused and reported, never acted on.
  */
 export class HookChannel {
   readonly #onMessage = new Emitter<HookDelivery>();
@@ -24,6 +28,7 @@ export class HookChannel {
   readonly onMessage = this.#onMessage.event;
   readonly onRejected = this.#onRejected.event;
   readonly #sockets = new Set<Socket>();
+  readonly #watchers: FSWatcher[] = [];
 
   private constructor(
     readonly dir: string,
@@ -32,6 +37,16 @@ export class HookChannel {
     private readonly server: Server,
   ) {
     server.on('connection', (socket) => this.#accept(socket));
+    for (const role of ROLES) {
+      const spool = this.spoolFor(role);
+      mkdirSync(spool, { mode: 0o700 });
+      this.#watchers.push(watch(spool, (_event, name) => this.#spooled(role, name)));
+    }
+  }
+
+  /** The directory a hook of `role`'s agent may drop its report into (only that role's pane is told it). */
+  spoolFor(role: Role): string {
+    return join(this.dir, `${role}.spool`);
   }
 
   static async open(): Promise<HookChannel> {
@@ -77,6 +92,35 @@ export class HookChannel {
     socket.on('close', () => this.#sockets.delete(socket));
   }
 
+  /** A file in a role's spool: read once whole (renamed into place), removed, then taken as that role's message. */
+  #spooled(role: Role, name: string | null): void {
+    const kind = name === null ? undefined : SPOOLED.exec(name)?.[1];
+    if (name === null || kind === undefined) return;
+    const path = join(this.spoolFor(role), name);
+    let text: string | null;
+    let at: number;
+    try {
+      const stat = statSync(path);
+      at = Math.floor(stat.mtimeMs);
+      text = stat.size > MAX_BYTES ? null : readFileSync(path, 'utf8');
+      unlinkSync(path);
+    } catch {
+      return; // Taken already (one file raises more than one event).
+    }
+    if (text === null) {
+      this.#onRejected.fire(`message over ${MAX_BYTES} bytes`);
+      return;
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch {
+      this.#onRejected.fire('not JSON');
+      return;
+    }
+    this.#receive(JSON.stringify({ token: this.tokenFor(role), role, kind, payload, at }));
+  }
+
   #receive(text: string): void {
     for (const line of jsonLines(text, hookMessageSchema)) {
       if (!line.ok) {
@@ -93,6 +137,7 @@ export class HookChannel {
   }
 
   async close(): Promise<void> {
+    for (const watcher of this.#watchers) watcher.close();
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.#onMessage.dispose();

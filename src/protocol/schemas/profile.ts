@@ -237,7 +237,17 @@ export const profileSchema = z
       })
       .optional(),
     /** The agent's own end-of-turn notification, installed by relevo at launch: the most exact reply source. */
-    hook: z.strictObject({ kind: z.enum(HOOK_KINDS), grace_ms: z.number().int().min(0).max(10_000).default(1500) }).optional(),
+    hook: z
+      .strictObject({
+        kind: z.enum(HOOK_KINDS),
+        grace_ms: z.number().int().min(0).max(10_000).default(1500),
+        /**
+         * The agent runs the hook in the background (a `Stop` hook's `async`): it draws its idle
+         * screen without waiting for the hook's Node start, and relevo waits for the report instead.
+         */
+        async: z.boolean().default(false),
+      })
+      .optional(),
     /** Where the agent keeps its transcript, read when no hook reported the turn. */
     transcript: z
       .strictObject({
