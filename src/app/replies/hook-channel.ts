@@ -40,7 +40,14 @@ export class HookChannel {
     for (const role of ROLES) {
       const spool = this.spoolFor(role);
       mkdirSync(spool, { mode: 0o700 });
-      this.#watchers.push(watch(spool, (_event, name) => this.#spooled(role, name)));
+      const watcher = watch(spool, (_event, name) => this.#spooled(role, name));
+      // A spool no longer watched (its folder removed under relevo): said once; the turn then ends on
+      // the transcript or the quiet screen, as without a hook.
+      watcher.on('error', (error: NodeJS.ErrnoException) => {
+        watcher.close();
+        this.#onRejected.fire(`the ${role}'s hook spool is no longer watched (${error.code ?? error.message})`);
+      });
+      this.#watchers.push(watcher);
     }
   }
 
