@@ -78,7 +78,7 @@ describe('settings per release', () => {
     const claude = shipped('claude');
     expect(profileForVersion(claude, '2.1.197').deliver).toMatchObject({ paste: 'whole', since: [] });
     expect(profileForVersion(claude, '2.1.327').deliver.paste).toBe('whole');
-    expect(profileForVersion(claude, '2.1.328').deliver).toMatchObject({ paste: 'lines', line_key: '\n', paste_max: 800, settle_ms: 200 });
+    expect(profileForVersion(claude, '2.1.328').deliver).toMatchObject({ paste: 'lines', line_key: '\n', paste_max: 800, settle_ms: 0 });
     expect(profileForVersion(claude, null).deliver.paste).toBe('lines');
     expect(profileForVersion(shipped('codex'), '0.171.0').deliver.paste).toBe('whole');
   });
