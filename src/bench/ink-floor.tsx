@@ -6,10 +6,13 @@
  */
 import { Box, render, Text } from 'ink';
 
+// Debug mode, as relevo renders its chrome (src/tui/offscreen.ts): each render written whole, at
+// once — and so also under CI=true, where Ink otherwise writes only the last frame, at exit.
 const app = render(
   <Box borderStyle="round" width={60}>
     <Text>{process.argv[2] ?? 'ink floor'}</Text>
   </Box>,
+  { debug: true, patchConsole: false },
 );
 // Idle like relevo between turns: nothing scheduled but one far timer that keeps the process alive.
 const alive = setTimeout(() => {}, 2 ** 31 - 1);
