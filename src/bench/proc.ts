@@ -1,5 +1,6 @@
-/** Reading a process from /proc (Linux): its resident memory and how often its threads woke up. */
+/** Reading a process from /proc (Linux): its resident memory, how often its threads woke up, its CPU time. */
 import { readdirSync, readFileSync } from 'node:fs';
+import { sleep } from './cleanup.js';
 
 const field = (status: string, name: string): number => {
   const m = new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status);
@@ -43,4 +44,35 @@ export async function wakeupRate(pid: number, seconds: number): Promise<{ all: n
   for (const [t, n] of b) all += n - (a.get(t) ?? 0);
   const main = (b.get(String(pid)) ?? 0) - (a.get(String(pid)) ?? 0);
   return { all: all / s, main: main / s, threads: b.size };
+}
+
+/** CPU time (user + system, all threads) `pid` used so far, in clock ticks (`/proc/<pid>/stat`); -1 once it is gone. */
+export function cpuTicks(pid: number): number {
+  try {
+    // The fields after the command (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Resolves once `pid` used no CPU for `quietMs` (its start-up work done: idle at its prompt), or
+ * after `maxMs` whatever it does; how long that took, in ms.
+ */
+export async function untilIdle(pid: number, quietMs = 200, maxMs = 5000): Promise<number> {
+  const t0 = performance.now();
+  let last = cpuTicks(pid);
+  let since = t0;
+  while (performance.now() - t0 < maxMs) {
+    await sleep(50);
+    const now = cpuTicks(pid);
+    if (now !== last) {
+      last = now;
+      since = performance.now();
+    } else if (performance.now() - since >= quietMs) break;
+  }
+  return performance.now() - t0;
 }

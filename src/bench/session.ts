@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { readyLine } from './flood-text.js';
+import { untilIdle } from './proc.js';
 import { BenchTerminal, BIN, COLS, ROWS } from './terminal.js';
 import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
@@ -19,7 +20,10 @@ export type Session = {
 
 type Agents = (dir: Workdir) => { left: string[]; right: string[]; tags: [string, string] };
 
-/** Starts a session with `left` and `right` (bench agents by tag); resolves once both print their ready lines. */
+/**
+ * Starts a session with `left` and `right` (bench agents by tag); resolves once both printed their
+ * ready lines and the system under test is idle (no CPU used for 200 ms).
+ */
 export async function openSession(name: Session['name'], agents: Agents): Promise<Session> {
   const dir = new Workdir();
   const { left, right, tags } = agents(dir);
@@ -46,6 +50,10 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
     // relevo opens its goal prompt when no --goal is given; Esc closes it, then keys go to the focused
     // agent (the planner, on the left). The echo bench checks they do (echo.ts, warmUp).
     if (name === 'relevo') t.write('\x1b');
+    // Measure from idle, not while the system under test still starts up (relevo is still busy
+    // ≈ 100 ms after its panes' ready lines showed: that CPU would count against it): both the
+    // program in the bench's terminal and, for tmux, its server.
+    await Promise.all([untilIdle(t.pid), ...(server ? [server.pid().then((pid) => untilIdle(pid))] : [])]);
     return { name, term: t, dir, close };
   } catch (error) {
     await close();
