@@ -98,7 +98,7 @@ export async function floorSample(cli: 'claude' | 'codex'): Promise<FloorSample>
     await t.waitFor('the hook reported', () => hookWroteAt(spool) !== undefined, LAUNCH_MS);
     const endedAt = requests()[0]!.endedAt!;
     const done = cli === 'codex' ? t.osc7501.find((o) => o.data.startsWith('state=done'))?.at : undefined;
-    const sender = Math.min(hookWroteAt(spool)!, done ?? Number.POSITIVE_INFINITY) - endedAt;
+    const sender = Math.round(Math.min(hookWroteAt(spool)!, done ?? Number.POSITIVE_INFINITY) - endedAt);
     await t.waitFor('idle after the reply', idle, LAUNCH_MS);
     await sleep(IDLE_BEFORE_MS);
     const second = await deliver(t, cli, `${formatHeader(1, 'builder')}\n${REPORT_1}`, requests);
