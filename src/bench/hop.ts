@@ -16,17 +16,25 @@ import { z } from 'zod';
 import { PACKAGE_ROOT } from '../app/config/paths.js';
 import { type Figure, median, quantile } from './figure.js';
 
+/**
+ * Each pair: its sender, its receiver and the kind of prompt each of its hops is for the receiver,
+ * in the order the run records them (a Claude → Claude run: planner → builder, the builder's first
+ * prompt, then builder → planner, the planner's second).
+ */
 const PAIRS = [
-  ['claude-claude', 'Claude Code → Claude Code', 'claude'],
-  ['claude-codex', 'Claude Code → Codex', 'codex'],
-  ['codex-claude', 'Codex → Claude Code', 'claude'],
+  ['claude-claude', 'Claude Code → Claude Code', 'claude', 'claude', ['first', 'second']],
+  ['claude-codex', 'Claude Code → Codex', 'claude', 'codex', ['first']],
+  ['codex-claude', 'Codex → Claude Code', 'codex', 'claude', ['second']],
 ] as const;
+const NAMES = { claude: 'Claude Code', codex: 'Codex' } as const;
+type Cli = keyof typeof NAMES;
+type Prompt = 'first' | 'second';
 const GOAL_MEDIAN_MS = 400;
 const GOAL_P95_MS = 600;
 
 const outputSchema = z.object({
   samples: z.record(z.string(), z.array(z.number())),
-  floor: z.record(z.string(), z.array(z.number())),
+  floor: z.record(z.string(), z.object({ sender: z.array(z.number()), first: z.array(z.number()), second: z.array(z.number()) })),
   skipped: z.array(z.string()),
   failures: z.array(z.string()),
 });
@@ -72,18 +80,46 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     });
     if (!existsSync(out)) return [skipped(`the hop runs failed: ${(run.stderr || run.stdout).slice(-300)}`)];
     const result = outputSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
-    return PAIRS.flatMap(([pair, what, to]) => hopFigures(pair, what, result.samples[pair] ?? [], result.floor[to] ?? [], result));
+    return PAIRS.flatMap(([pair, what, from, to, prompts]) =>
+      hopFigures(pair, what, result.samples[pair] ?? [], hopFloor(result, from, to, prompts), result),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function hopFigures(pair: string, what: string, samples: number[], floor: number[], result: z.infer<typeof outputSchema>): Figure[] {
-  const notes = [...result.skipped, ...result.failures.filter((f) => f.startsWith(pair))];
-  const note = notes.length > 0 ? notes.join('; ').slice(0, 400) : undefined;
-  // The receiving CLI by itself: its reply's end → its screen idle → the handoff pasted → Enter → its next request.
-  const floorName = 'floor: the receiving CLI alone, the next message typed as soon as its screen is idle (no relevo)';
-  const baseline = (value: number) => (floor.length > 0 ? { baseline: { name: floorName, value, samples: floor } } : {});
+type Floor = { readonly samples: number[]; readonly name: string };
+
+/**
+ * The hop's floor, without relevo: the sender's own part (last SSE event → its end-of-turn hook
+ * wrote its file) + the receiver's own part for the same kind of prompt (handoff pasted → its
+ * request), summed per repetition, in the order of the pair's samples.
+ */
+function hopFloor(result: z.infer<typeof outputSchema>, from: Cli, to: Cli, prompts: readonly Prompt[]): Floor {
+  const sender = result.floor[from]?.sender ?? [];
+  const receiver = result.floor[to];
+  const samples: number[] = [];
+  for (let i = 0; i < sender.length; i++)
+    for (const prompt of prompts) {
+      const r = receiver?.[prompt][i];
+      if (r !== undefined) samples.push(sender[i]! + r);
+    }
+  const receiverParts = prompts.flatMap((p) => receiver?.[p] ?? []);
+  const ms = (xs: number[]) => `${Math.round(median(xs))} ms`;
+  const name =
+    `floor (no relevo) = ${NAMES[from]}'s own end of turn (last SSE → its hook's file, median ${ms(sender)})` +
+    ` + ${NAMES[to]}'s own submit (paste → request, ${prompts.join('/')} prompt, median ${ms(receiverParts)})`;
+  return { samples, name };
+}
+
+function hopFigures(pair: string, what: string, samples: number[], floor: Floor, result: z.infer<typeof outputSchema>): Figure[] {
+  const notes = [...result.skipped, ...result.failures.filter((f) => f.startsWith(pair) || f.startsWith('floor'))];
+  const added =
+    samples.length > 0 && floor.samples.length > 0
+      ? [`relevo adds ${Math.round(median(samples) - median(floor.samples))} ms (median)`]
+      : [];
+  const note = [...added, ...notes].join('; ').slice(0, 400) || undefined;
+  const baseline = (value: number) => (floor.samples.length > 0 ? { baseline: { name: floor.name, value, samples: floor.samples } } : {});
   const p95 = quantile(samples, 0.95);
   const goalMet = (value: number, limit: number) => samples.length > 0 && value <= limit;
   const base = { unit: 'ms' as const, samples, ...(note ? { note } : {}) };
@@ -94,7 +130,7 @@ function hopFigures(pair: string, what: string, samples: number[], floor: number
       relevo: median(samples),
       goal: { text: `≤ ${GOAL_MEDIAN_MS} ms median`, met: goalMet(median(samples), GOAL_MEDIAN_MS) },
       ...base,
-      ...baseline(median(floor)),
+      ...baseline(median(floor.samples)),
     },
     {
       key: `hop.${pair}.p95`,
@@ -102,7 +138,7 @@ function hopFigures(pair: string, what: string, samples: number[], floor: number
       relevo: p95,
       goal: { text: `≤ ${GOAL_P95_MS} ms p95`, met: goalMet(p95, GOAL_P95_MS) },
       ...base,
-      ...baseline(quantile(floor, 0.95)),
+      ...baseline(quantile(floor.samples, 0.95)),
     },
   ];
 }

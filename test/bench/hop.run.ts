@@ -5,10 +5,10 @@
  * servers; a hop is "the fake server sent the last SSE event of one agent's reply holding a
  * handoff" → "the other agent's fake server received the request whose user text is that handoff".
  * One Claude → Claude run gives two claude-claude hops; one Claude → Codex run gives a
- * claude-codex and a codex-claude hop. The floor, per CLI: the same CLI in a bare terminal, the
- * handoff pasted as soon as its screen is idle after the last SSE event, Enter after the paste
- * shows: last SSE event → request received.
- * Writes `{ samples: { pair: ms[] }, floor: { cli: ms[] }, skipped: string[], failures: string[] }`
+ * claude-codex and a codex-claude hop. The floor, per CLI (test/bench/hop-floor.ts): the CLI in a
+ * bare terminal, as sender (last SSE event → its end-of-turn hook wrote its file) and as receiver
+ * (handoff pasted → request received, a first prompt and a second one).
+ * Writes `{ samples: { pair: ms[] }, floor: { cli: { sender, first, second: ms[] } }, skipped: string[], failures: string[] }`
  * as JSON to $RELEVO_HOP_OUT; $RELEVO_HOP_REPS runs of each pair. With $RELEVO_HOP_DEBUG=PREFIX, each run's
  * journal, stderr and the fake servers' request times go to PREFIX-<pair>-<time>.json.
  */
@@ -97,7 +97,8 @@ async function oneRun(planner: Cli, builder: Cli): Promise<{ there: number; back
 
 it('relay hop with the real CLIs', { timeout: 3_600_000 }, async () => {
   const samples: Record<string, number[]> = { 'claude-claude': [], 'claude-codex': [], 'codex-claude': [] };
-  const floor: Record<Cli, number[]> = { claude: [], codex: [] };
+  const parts = () => ({ sender: [] as number[], first: [] as number[], second: [] as number[] });
+  const floor: Record<Cli, ReturnType<typeof parts>> = { claude: parts(), codex: parts() };
   const skipped: string[] = [];
   const failures: string[] = [];
   for (const cli of ['claude', 'codex'] as const) if (!present[cli]) skipped.push(`${cli}: not installed`);
@@ -122,8 +123,13 @@ it('relay hop with the real CLIs', { timeout: 3_600_000 }, async () => {
     for (const cli of ['claude', 'codex'] as const) {
       if (!present[cli]) continue;
       const ms = await floorSample(cli).catch((error: unknown) => String(error).slice(0, 300));
-      if (typeof ms === 'number') floor[cli].push(ms);
-      else failures.push(`floor ${cli}: ${ms}`);
+      if (typeof ms === 'string') {
+        failures.push(`floor ${cli}: ${ms}`);
+        continue;
+      }
+      floor[cli].sender.push(ms.sender);
+      floor[cli].first.push(ms.first);
+      floor[cli].second.push(ms.second);
     }
   }
   if (OUT !== '') writeFileSync(OUT, JSON.stringify({ samples, floor, skipped, failures }));

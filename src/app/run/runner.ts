@@ -24,6 +24,7 @@ import { gitAnchor } from '../store/git.js';
 import { doneMemory } from '../store/memory.js';
 import { type Restart, restartAgent } from './agent-restart.js';
 import { AgentWatch } from './agent-watch.js';
+import { EarlyAnchors } from './early-anchor.js';
 import { MemoryWrites } from './memory-writes.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
@@ -49,6 +50,7 @@ export class RelayRunner {
   readonly onChange = this.#onChange.event;
   /** Per role: hook reports of the current turn, what relevo typed for it, the agent's conversation id. */
   readonly #hooks: Record<Role, HookSlot> = { planner: newSlot(), builder: newSlot() };
+  readonly #early = new EarlyAnchors();
   #state: RelayState;
   #stopping = false;
   #options: RunnerOptions;
@@ -117,6 +119,7 @@ export class RelayRunner {
       slot.thread = report.thread ?? slot.thread;
       slot.arrived.fire();
       this.agents[role].turnReported();
+      this.#early.reported(role, this.#options.cwd);
     });
     channel?.onRejected((reason) => {
       try {
@@ -188,12 +191,11 @@ export class RelayRunner {
     return this.#memory.blocked;
   }
 
-  /** The screen saw a turn end: its reply is read (hook, transcript, screen) while the workspace is anchored, then relayed. */
+  /** The screen saw a turn end: its reply is read (hook, transcript, screen) while the workspace is anchored (early-anchor.ts), then relayed. */
   #turnEnded(role: Role, screen: TurnEnd): void {
     failpoint('turn-end');
-    // The workspace's anchor is taken while the reply is read (git status can be slow in a big repository).
     const { env, cwd } = this.#options;
-    const anchor = gitAnchor(cwd);
+    const anchor = this.#early.take(role, cwd, this.#hooks[role].since);
     const reading = {
       agent: this.agents[role],
       slot: this.#hooks[role],
