@@ -65,6 +65,9 @@ const figure = (key: string, what: string, relevo: number[], name: string, base:
   goal: { text: `≤ ${limit} ms`, met: median(relevo) <= limit },
 });
 
+/** The figure with `more` after its own note (a missing baseline's, if any). */
+const withNote = (f: Figure, more: string): Figure => ({ ...f, note: f.note === undefined ? more : `${f.note}; ${more}` });
+
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   const frame: number[] = [];
   const tmuxFrame: number[] = [];
@@ -89,10 +92,10 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     ? `floor: an Ink app (Node, React, Ink, yoga; bundled as relevo is) paints one line in ${median(inkFrame).toFixed(0)} ms (samples ${inkFrame.map((x) => x.toFixed(0)).join(', ')}); relevo's frame also waits for its settings, two agents' pseudo-terminals and their screens`
     : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
-    {
-      ...figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, 250),
-      note: floor,
-    },
+    withNote(
+      figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, 250),
+      floor,
+    ),
     figure('startup.help', '--help, spawn to exit', help, 'node -e 0', bare, 120),
     figure('startup.version', '--version, spawn to exit', version, 'node -e 0', bare, 120),
   ];
