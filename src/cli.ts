@@ -18,11 +18,11 @@ export function packageVersion(): string {
  * whatever NODE_ENV says — a NODE_ENV in a person's shell is meant for their project — and the
  * variable is put back right after, so the agents (and the npm or tests they run) see it unchanged.
  */
-async function importTui(): Promise<typeof import('./tui/app.js')> {
+async function importTui(): Promise<typeof import('./tui/start.js')> {
   const given = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    return await import('./tui/app.js');
+    return await import('./tui/start.js');
   } finally {
     if (given === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = given;
@@ -99,8 +99,8 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
     }
-    const { runTui } = await importTui();
-    return await runTui(options, packageVersion(), env, { stdin: process.stdin, stdout: process.stdout });
+    const { startTui } = await importTui();
+    return await startTui(options, packageVersion(), env, { stdin: process.stdin, stdout: process.stdout });
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`relevo-tui: ${error.toString()}\n`);

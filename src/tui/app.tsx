@@ -1,8 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { readRun } from '../app/commands/runs.js';
-import type { Options } from '../app/config/options.js';
 import { DEMO_GOAL } from '../app/config/options.js';
-import { prefixName } from '../app/config/prefix.js';
 import { resumeCommand } from '../app/config/self.js';
 import { untestedNote } from '../app/config/versions.js';
 import { guardProcess } from '../app/faults/fault.js';
@@ -15,7 +13,6 @@ import { type AgentState, ROLES, type Role } from '../protocol/index.js';
 import { runState } from './band.js';
 import { commandRunner } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
-import { Compositor, firstLayout } from './compositor.js';
 import { osc52 } from './copy-text.js';
 import { pendingEditor } from './edit-pending.js';
 import { GoalHistory } from './goal-history.js';
@@ -23,11 +20,8 @@ import { goalPromptKeys } from './goal-prompt.js';
 import { historyView } from './history.js';
 import { inputRouter } from './input.js';
 import { KeyRouter } from './keys.js';
-import { emptyLine } from './line-editor.js';
-import { noColor } from './no-color.js';
-import { pickAgents } from './pick-agents.js';
-import { Store } from './store.js';
-import { RealTerminal, type TerminalIo } from './terminal.js';
+import type { EarlyTui } from './start.js';
+import type { TerminalIo } from './terminal.js';
 import { toaster } from './toaster.js';
 import { faultWatcher, toastFor } from './toasts.js';
 
@@ -37,20 +31,15 @@ import { faultWatcher, toastFor } from './toasts.js';
  * routed (input.ts) to the agents, the prefix commands (commands.ts) and the goal prompt
  * (goal-prompt.ts), then everything taken down again in order.
  */
-export async function runTui(given: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
+export async function runTui(early: EarlyTui, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
   const cwd = process.cwd();
-  // Nothing names the agents: the person picks them before any starts (pick-agents.tsx), or quits.
-  const picked = await pickAgents(given, env, io, cwd);
-  if (typeof picked === 'number') return picked;
-  const { options } = picked;
+  const { options, term, store, compositor } = early;
   const resuming = options.resume !== false;
   const goal = resuming ? null : (options.goal ?? (options.demo ? DEMO_GOAL : null));
-  const term = new RealTerminal(io, { mouse: options.mouse });
   const prefix = options.prefix;
-  const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
   const opened = await openRun(options, version, env, {
-    cols: firstInner.width,
-    rows: firstInner.height,
+    cols: early.firstInner.width,
+    rows: early.firstInner.height,
   });
   const { runner, journal, tmuxSocket } = opened;
   // (A tmux session or window relevo opened for the agents is named after the first run: relevo-<id>.)
@@ -64,25 +53,13 @@ export async function runTui(given: Options, version: string, env: NodeJS.Proces
     const untested = untestedNote(role, runner.spec(role)) !== null;
     return `${agents[role].profile.data.id}${untested ? ` ${cli?.status === 'found' ? cli.version : 'version'}?` : ''}`;
   };
-  const store = new Store({
+  // The first frame (start.ts) named the agents by their commands: now their profiles do, and the run's state shows.
+  store.update({
     relay: runner.state,
     agents: { planner: { name: name('planner'), state: 'unknown' }, builder: { name: name('builder'), state: 'unknown' } },
-    focus: 'planner',
     memory: runner.memoryBlocked ? 'memory: blocked' : null,
-    zoom: false,
-    toasts: [],
-    overlay: 'none',
-    prompt: goal === null && !resuming ? emptyLine : null,
-    promptError: null,
-    scroll: null,
-    armed: false,
-    confirmQuit: false,
-    prefix: prefixName(prefix),
-    color: !noColor(env),
   });
-
-  term.enter();
-  const compositor = new Compositor(term, store, agents);
+  compositor.attach(agents);
   const toast = toaster(store);
   // A fault's pause is shown from the state: it may not be in the journal (which could not be written).
   const faults = faultWatcher(store.state.prefix, (text) => {
@@ -125,7 +102,7 @@ export async function runTui(given: Options, version: string, env: NodeJS.Proces
     if (note !== null) toast(`untested: ${note}`, 'warn');
   }
   if (opened.createdStateDir) toast(firstRunNote(options.stateDir));
-  picked.started(toast);
+  early.started(toast);
 
   /** While another program (the editor) runs, relevo neither paints nor reads the keyboard. */
   const handOver = async <T,>(program: () => Promise<T>): Promise<T> => {
@@ -164,7 +141,6 @@ export async function runTui(given: Options, version: string, env: NodeJS.Proces
   const clipboard = (text: string) => term.write(osc52(text));
   const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys, clipboard });
 
-  io.stdin.on('data', onData);
   const onResize = () => compositor.relayout();
   io.stdout.on('resize', onResize);
   // A signal, or a terminal that went away (writes fail), pauses the relay and ends the agents.
@@ -180,13 +156,15 @@ export async function runTui(given: Options, version: string, env: NodeJS.Proces
   io.stdout.on('error', onWriteError);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  // Keys typed while the run opened reach the agents now, in order (and a signal that came then stops it).
+  io.stdin.on('data', onData);
+  early.handOff(onData, onSignal);
   const unguard = guardProcess(runner.fault);
   const restore = () => term.leave();
   process.once('exit', restore);
 
-  compositor.relayout();
-  if (resuming) runner.resumeRun();
-  else if (goal !== null) runner.start(goal);
+  if (!ended && resuming) runner.resumeRun();
+  else if (!ended && goal !== null) runner.start(goal);
   const code = await finished;
   ended = true;
 

@@ -36,7 +36,8 @@ export function firstLayout(cols: number, rows: number): Layout {
 export class Compositor {
   readonly #term: RealTerminal;
   readonly #store: Store;
-  readonly #agents: Readonly<Record<Role, AgentPane>>;
+  /** The agents' panes: none on the first frame, painted while the run opens (`attach`). */
+  #agents: Readonly<Record<Role, AgentPane>> | null;
   readonly #painters: Partial<Record<Role, PanePainter>> = {};
   readonly #chrome: OffscreenInk;
   /** The help, rendered the first time it is opened (its Ink tree costs the first frame otherwise). */
@@ -46,10 +47,11 @@ export class Compositor {
   #view: Layout;
   /** While another program (an editor) has the terminal, relevo paints nothing. */
   #suspended = false;
+  #disposed = false;
   /** The pane titles as last painted, to repaint the frames only when one changes. */
   #framesTitle = '';
 
-  constructor(term: RealTerminal, store: Store, agents: Readonly<Record<Role, AgentPane>>) {
+  constructor(term: RealTerminal, store: Store, agents: Readonly<Record<Role, AgentPane>> | null = null) {
     this.#term = term;
     this.#store = store;
     this.#agents = agents;
@@ -63,6 +65,12 @@ export class Compositor {
     return this.#view;
   }
 
+  /** The agents have started: their panes are painted in their boxes from now on. */
+  attach(agents: Readonly<Record<Role, AgentPane>>): void {
+    this.#agents = agents;
+    if (!this.#suspended) this.relayout();
+  }
+
   /** Lays everything out again: the PTYs follow their boxes, and the whole screen is repainted. */
   relayout(): void {
     const s = this.#store.state;
@@ -70,8 +78,8 @@ export class Compositor {
     if (!this.#suspended) this.#term.write('\x1b[0m\x1b[2J');
     for (const role of ROLES) {
       const box = this.#view.panes[role];
-      const agent = this.#agents[role];
-      if (!box) {
+      const agent = this.#agents?.[role];
+      if (!box || !agent) {
         this.#painters[role]?.dispose();
         delete this.#painters[role];
         continue;
@@ -152,7 +160,10 @@ export class Compositor {
     this.relayout();
   }
 
+  /** Ends the painting (once: a start that failed disposes what a run may have disposed already). */
   dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
     for (const role of ROLES) this.#painters[role]?.dispose();
     this.#chrome.dispose();
     this.#help?.dispose();
@@ -178,7 +189,7 @@ export class Compositor {
     const copy = this.#copy(s.focus);
     if (copy === null) return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none') ?? '';
     // In copy mode the cursor is copy mode's own.
-    const at = { row: copy.cursor.line - this.#agents[s.focus].pane.screen.text.viewTop, col: copy.cursor.col, visible: true };
+    const at = { row: copy.cursor.line - (this.#agents?.[s.focus].pane.screen.text.viewTop ?? 0), col: copy.cursor.col, visible: true };
     return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none', at) ?? '';
   }
 
@@ -192,7 +203,8 @@ export class Compositor {
   #spans(role: Role, row: number) {
     const copy = this.#copy(role);
     if (copy === null) return undefined;
-    const screen = this.#agents[role].pane.screen;
+    const screen = this.#agents?.[role].pane.screen;
+    if (screen === undefined) return undefined;
     return spansOn(copy, screen.text.viewTop + row, screen.cols);
   }
 

@@ -58,6 +58,24 @@ function runsStarted(cwd: string): Extract<JournalLine, { type: 'run_started' }>
     .map((id) => parseJournal(readFileSync(join(runs, id, 'events.jsonl'), 'utf8'))[0] as Extract<JournalLine, { type: 'run_started' }>);
 }
 
+/**
+ * The run_started lines once `count` runs have started: the TUI paints its first frame (and the goal
+ * prompt) before the run opens, so a run is only on disk a moment after the screen shows its prompt.
+ */
+async function runsOpened(cwd: string, count: number): Promise<Extract<JournalLine, { type: 'run_started' }>[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    let runs: Extract<JournalLine, { type: 'run_started' }>[] = [];
+    try {
+      runs = runsStarted(cwd).filter((r) => r !== undefined);
+    } catch {
+      // A journal being written: read it again.
+    }
+    if (runs.length >= count || Date.now() > deadline) return runs;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const picker = (s: string) => s.includes('relevo-tui · which agents?');
 /** The goal prompt in the chrome, with both agents' panes above it. */
 const goalPrompt = (s: string) => /^goal ›/m.test(s) && s.includes('planner · ') && s.includes('builder · ');
@@ -89,11 +107,11 @@ describe('relevo-tui with no flags: the agent picker', () => {
     const builderStep = await until('the builder step', (s) => /planner: claude/.test(s) && /^ *builder$/m.test(s));
     expect(builderStep).toMatch(/▸ codex /);
     await keys('Enter');
-    const started = await until('the goal prompt', goalPrompt);
+    const started = await until('the goal prompt, the run open', (s) => goalPrompt(s) && s.includes('runs are journaled'));
     expect(started).toContain('╭─ planner · claude');
     expect(started).toContain('builder · codex');
     expect(started).toContain('runs are journaled in .relevo/ (kept out of git)');
-    expect(runsStarted(cwd).map((r) => [r.planner.command, r.builder.command])).toEqual([[[join(bin, 'claude')], [join(bin, 'codex')]]]);
+    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command, r.builder.command])).toEqual([[[join(bin, 'claude')], [join(bin, 'codex')]]]);
     expect(JSON.parse(readFileSync(join(cwd, '.relevo', 'agents.json'), 'utf8'))).toEqual({ planner: 'claude', builder: 'codex' });
     await quit();
 
@@ -107,7 +125,7 @@ describe('relevo-tui with no flags: the agent picker', () => {
     const second = await until('the goal prompt', goalPrompt);
     expect(second).toContain('╭─ planner · codex');
     expect(second).not.toContain('journaled in');
-    expect(runsStarted(cwd).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
+    expect((await runsOpened(cwd, 2)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
       [join(bin, 'claude'), join(bin, 'codex')],
       [join(bin, 'codex'), join(bin, 'claude')],
     ]);
@@ -129,7 +147,7 @@ describe('relevo-tui with no flags: the agent picker', () => {
     await startBare(cwd, bin);
     const named = await until('the goal prompt from relevo.toml', goalPrompt);
     expect(named).toContain('╭─ planner · codex');
-    expect(runsStarted(cwd)).toHaveLength(4);
+    expect(await runsOpened(cwd, 4)).toHaveLength(4);
     await quit();
   });
 
@@ -141,7 +159,7 @@ describe('relevo-tui with no flags: the agent picker', () => {
     await keys('Enter', 'Enter');
     const done = await until('done', (s) => / · done$/m.test(s) && s.includes('Goal met: Add pagination to /users in 3 rounds.'), 60_000);
     expect(done).toContain('╭─ planner · sim');
-    expect(runsStarted(cwd).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'codex')]]);
+    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'codex')]]);
     await keys('C-]', 'q');
     await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
     await keys('y');
@@ -168,7 +186,7 @@ describe('relevo-tui with no flags: the agent picker', () => {
     expect(await until('the builder step', (s) => /planner: claude/.test(s))).toMatch(/▸ claude /);
     await keys('Enter');
     expect(await until('the goal prompt', goalPrompt)).toContain('builder · claude');
-    expect(runsStarted(cwd).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'claude')]]);
+    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'claude')]]);
     await quit();
   });
 

@@ -1,0 +1,120 @@
+import type { Options } from '../app/config/options.js';
+import { prefixName } from '../app/config/prefix.js';
+import { DEFAULT_DELIVERY, initialState, type Role } from '../protocol/index.js';
+import { Compositor, firstLayout } from './compositor.js';
+import { emptyLine } from './line-editor.js';
+import { noColor } from './no-color.js';
+import { pickAgents } from './pick-agents.js';
+import { Store } from './store.js';
+import { RealTerminal, type TerminalIo } from './terminal.js';
+import type { Toaster } from './toaster.js';
+
+/**
+ * The TUI's first frame, before the run opens: the pane frames, the status band (`starting`) and the
+ * key hint, painted with only Ink and the chrome loaded. The agents' terminals, the relay and its
+ * store (app.tsx, imported after this paints) fill the frame in as they come.
+ */
+export type EarlyTui = {
+  readonly options: Options;
+  readonly term: RealTerminal;
+  readonly store: Store;
+  readonly compositor: Compositor;
+  /** The size the agents' terminals start at: the planner's pane inside. */
+  readonly firstInner: { readonly width: number; readonly height: number };
+  /** What the agent picker keeps once the run has started. */
+  readonly started: (toast: Toaster) => void;
+  /**
+   * The TUI's own handlers exist: keys typed while the run opened go to `onData` in order, a
+   * SIGTERM or SIGHUP that came meanwhile to `onSignal`; nothing is held from then on.
+   */
+  handOff(onData: (data: string) => void, onSignal: (signal: string) => void): void;
+};
+
+/** Until the profiles are read (app.tsx), the band names each agent by its command's program. */
+function provisionalName(role: Role, options: Options): string {
+  const line = role === 'planner' ? options.planner : options.builder;
+  const profile = role === 'planner' ? options.plannerProfile : options.builderProfile;
+  if (profile !== undefined) return profile.replace(/^.*\//, '').replace(/\.toml$/, '');
+  if (line === undefined) return options.demo ? 'sim' : '…';
+  return (line.trim().split(/\s+/)[0] ?? '…').replace(/^.*\//, '');
+}
+
+/**
+ * `relevo-tui` without `--headless`: the agents picked if nothing names them, the terminal taken and
+ * the first frame painted, then the run (app.tsx). The terminal is given back whatever happens.
+ */
+export async function startTui(given: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
+  const cwd = process.cwd();
+  // Nothing names the agents: the person picks them before any starts (pick-agents.tsx), or quits.
+  const picked = await pickAgents(given, env, io, cwd);
+  if (typeof picked === 'number') return picked;
+  const { options } = picked;
+  const resuming = options.resume !== false;
+  const term = new RealTerminal(io, { mouse: options.mouse });
+  const relay = initialState({
+    maxRounds: options.maxRounds,
+    lang: options.lang,
+    inlineRolePrompt: { planner: false, builder: false },
+    delivery: DEFAULT_DELIVERY,
+    runPath: '',
+  });
+  const agent = (role: Role) => ({ name: provisionalName(role, options), state: 'unknown' as const });
+  const store = new Store({
+    relay,
+    agents: { planner: agent('planner'), builder: agent('builder') },
+    focus: 'planner',
+    memory: null,
+    zoom: false,
+    toasts: [],
+    overlay: 'none',
+    prompt: options.goal === undefined && !options.demo && !resuming ? emptyLine : null,
+    promptError: null,
+    scroll: null,
+    armed: false,
+    confirmQuit: false,
+    prefix: prefixName(options.prefix),
+    color: !noColor(env),
+  });
+  const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
+
+  // Keys and signals that come while the run opens are kept for the TUI's handlers (handOff).
+  const held: string[] = [];
+  let signal: string | null = null;
+  const hold = (data: string) => held.push(data);
+  const onSignal = (name: string) => (signal ??= name);
+  io.stdin.on('data', hold);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  const release = () => {
+    io.stdin.off('data', hold);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+  };
+  term.enter();
+  const compositor = new Compositor(term, store);
+  compositor.relayout();
+  const early: EarlyTui = {
+    options,
+    term,
+    store,
+    compositor,
+    firstInner,
+    started: picked.started,
+    handOff(onData, onTuiSignal) {
+      release();
+      for (const data of held.splice(0)) onData(data);
+      if (signal !== null) onTuiSignal(signal);
+    },
+  };
+  try {
+    const { runTui } = await import('./app.js');
+    return await runTui(early, version, env, io);
+  } catch (error) {
+    compositor.dispose();
+    store.dispose();
+    term.leave();
+    throw error;
+  } finally {
+    release();
+  }
+}
