@@ -111,7 +111,9 @@ describe('relevo-tui with no flags: the agent picker', () => {
     expect(started).toContain('╭─ planner · claude');
     expect(started).toContain('builder · codex');
     expect(started).toContain('runs are journaled in .relevo/ (kept out of git)');
-    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command, r.builder.command])).toEqual([[[join(bin, 'claude')], [join(bin, 'codex')]]]);
+    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command, r.builder.command])).toEqual([
+      [[join(bin, 'claude')], [join(bin, 'codex')]],
+    ]);
     expect(JSON.parse(readFileSync(join(cwd, '.relevo', 'agents.json'), 'utf8'))).toEqual({ planner: 'claude', builder: 'codex' });
     await quit();
 
@@ -159,7 +161,9 @@ describe('relevo-tui with no flags: the agent picker', () => {
     await keys('Enter', 'Enter');
     const done = await until('done', (s) => / · done$/m.test(s) && s.includes('Goal met: Add pagination to /users in 3 rounds.'), 60_000);
     expect(done).toContain('╭─ planner · sim');
-    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'codex')]]);
+    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
+      [join(bin, 'claude'), join(bin, 'codex')],
+    ]);
     await keys('C-]', 'q');
     await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
     await keys('y');
@@ -186,7 +190,9 @@ describe('relevo-tui with no flags: the agent picker', () => {
     expect(await until('the builder step', (s) => /planner: claude/.test(s))).toMatch(/▸ claude /);
     await keys('Enter');
     expect(await until('the goal prompt', goalPrompt)).toContain('builder · claude');
-    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([[join(bin, 'claude'), join(bin, 'claude')]]);
+    expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
+      [join(bin, 'claude'), join(bin, 'claude')],
+    ]);
     await quit();
   });
 
