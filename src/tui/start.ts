@@ -2,33 +2,12 @@ import type { Options } from '../app/config/options.js';
 import { prefixName } from '../app/config/prefix.js';
 import { DEFAULT_DELIVERY, initialState, type Role } from '../protocol/index.js';
 import { Compositor, firstLayout } from './compositor.js';
+import type { EarlyTui } from './early-tui.js';
 import { emptyLine } from './line-editor.js';
 import { noColor } from './no-color.js';
 import { pickAgents } from './pick-agents.js';
 import { Store } from './store.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
-import type { Toaster } from './toaster.js';
-
-/**
- * The TUI's first frame, before the run opens: the pane frames, the status band (`starting`) and the
- * key hint, painted with only Ink and the chrome loaded. The agents' terminals, the relay and its
- * store (app.tsx, imported after this paints) fill the frame in as they come.
- */
-export type EarlyTui = {
-  readonly options: Options;
-  readonly term: RealTerminal;
-  readonly store: Store;
-  readonly compositor: Compositor;
-  /** The size the agents' terminals start at: the planner's pane inside. */
-  readonly firstInner: { readonly width: number; readonly height: number };
-  /** What the agent picker keeps once the run has started. */
-  readonly started: (toast: Toaster) => void;
-  /**
-   * The TUI's own handlers exist: keys typed while the run opened go to `onData` in order, a
-   * SIGTERM or SIGHUP that came meanwhile to `onSignal`; nothing is held from then on.
-   */
-  handOff(onData: (data: string) => void, onSignal: (signal: string) => void): void;
-};
 
 /** Until the profiles are read (app.tsx), the band names each agent by its command's program. */
 function provisionalName(role: Role, options: Options): string {

@@ -1,0 +1,26 @@
+import type { Options } from '../app/config/options.js';
+import type { Compositor } from './compositor.js';
+import type { Store } from './store.js';
+import type { RealTerminal } from './terminal.js';
+import type { Toaster } from './toaster.js';
+
+/**
+ * The TUI's first frame, before the run opens: the pane frames, the status band (`starting`) and the
+ * key hint, painted with only Ink and the chrome loaded. The agents' terminals, the relay and its
+ * store (app.tsx, imported after this paints) fill the frame in as they come.
+ */
+export type EarlyTui = {
+  readonly options: Options;
+  readonly term: RealTerminal;
+  readonly store: Store;
+  readonly compositor: Compositor;
+  /** The size the agents' terminals start at: the planner's pane inside. */
+  readonly firstInner: { readonly width: number; readonly height: number };
+  /** What the agent picker keeps once the run has started. */
+  readonly started: (toast: Toaster) => void;
+  /**
+   * The TUI's own handlers exist: keys typed while the run opened go to `onData` in order, a
+   * SIGTERM or SIGHUP that came meanwhile to `onSignal`; nothing is held from then on.
+   */
+  handOff(onData: (data: string) => void, onSignal: (signal: string) => void): void;
+};
