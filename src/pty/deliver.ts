@@ -34,7 +34,10 @@ const PASTE_MODE_MS = 10_000;
 /** Panes whose screen never showed the mode in time: a mirrored one (tmux, Herdr) cannot see it, and is waited on once only. */
 const pasteModeUnseen = new WeakSet<Pane>();
 
-/** Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation and every 50 ms. */
+/**
+ * Resolves true once `ready()` holds, or with the reason it never will. Checks on every screen
+ * update (a paste or an Enter shows there first), every evaluation and every 50 ms.
+ */
 export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number): Promise<true | string> {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -48,10 +51,12 @@ export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: 
       if (outcome === null) return;
       finished = true;
       clearInterval(poll);
-      sub.dispose();
+      evaluated.dispose();
+      updated.dispose();
       resolve(outcome);
     };
-    const sub = agent.onEvaluated(check);
+    const evaluated = agent.onEvaluated(check);
+    const updated = agent.pane.onUpdate(check);
     const poll = setInterval(check, POLL_MS);
     check();
   });
