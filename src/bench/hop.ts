@@ -79,7 +79,10 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
       env: { ...offlineEnv(), ...claudeBinEnv(), RELEVO_HOP_REPS: String(opts.quick ? 1 : opts.reps), RELEVO_HOP_OUT: out },
     });
     if (!existsSync(out)) return [skipped(`the hop runs failed: ${(run.stderr || run.stdout).slice(-300)}`)];
-    const result = outputSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    const parsed = outputSchema.safeParse(JSON.parse(readFileSync(out, 'utf8')));
+    if (!parsed.success)
+      throw new Error(`the hop runs wrote what the bench cannot read: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
+    const result = parsed.data;
     return PAIRS.flatMap(([pair, what, from, to, prompts]) =>
       hopFigures(pair, what, result.samples[pair] ?? [], hopFloor(result, from, to, prompts), result),
     );

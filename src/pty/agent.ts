@@ -64,6 +64,7 @@ export class AgentPane implements DeliveryTarget {
   /** Output history offsets: where the turn began, and where the agent was last idle. */
   #logFrom = 0;
   #idleLogAt = 0;
+  #settled = false;
 
   constructor(
     readonly role: Role,
@@ -92,6 +93,11 @@ export class AgentPane implements DeliveryTarget {
 
   get inTurn(): boolean {
     return this.#tracker.active;
+  }
+
+  /** The last turn ended as the tracker watched it, and none began since (see deliver.ts). */
+  get settled(): boolean {
+    return this.#settled && !this.#tracker.active;
   }
 
   /** The profile's input-line pattern captures what is typed, so the input box can be read. */
@@ -152,17 +158,19 @@ export class AgentPane implements DeliveryTarget {
     this.#turnStart?.dispose();
     this.#turnStart = from;
     this.#sent = sent;
+    this.#settled = false;
     this.#tracker.begin(this.pane.screen.version);
     this.#onTurnBegan.fire({ sent: sent ?? null });
   }
 
   /**
    * The agent's own end-of-turn hook reported for the turn being watched: the turn ends as soon as
-   * the screen is idle and has kept still for the profile's `evidence_quiet_ms`.
+   * the screen is idle and has kept still for the profile's `evidence_quiet_ms`, or at once when the
+   * report holds the reply's text and the profile's hook `ends_turn`.
    */
-  turnReported(): void {
+  turnReported(withText = false): void {
     if (!this.#tracker.active) return;
-    this.#tracker.evidence();
+    this.#tracker.evidence(withText && this.profile.data.hook?.ends_turn === true);
     this.#schedule(0);
   }
 
@@ -225,6 +233,7 @@ export class AgentPane implements DeliveryTarget {
   }
 
   #endTurn(): void {
+    this.#settled = true;
     const from = this.#turnStart?.line ?? -1;
     const rows = this.pane.screen.rowsFrom(Math.max(from, 0));
     const shown = reconstructReply(rows, this.profile.layout, this.#sent);

@@ -14,6 +14,8 @@ export interface DeliveryTarget {
   readonly inTurn: boolean;
   /** The profile's input line captures what is typed. */
   readonly readsInput: boolean;
+  /** The agent's last turn ended as relevo watched it (idle and still, see TurnTracker) and none began since. */
+  readonly settled: boolean;
   /** A delivery waiting on the person's draft. */
   readonly hold: DraftHold;
   /** Fires after every evaluation of the screen. */
@@ -63,13 +65,23 @@ export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: 
 }
 
 /**
+ * How long the screen must have kept still before typing: the profile's whole quiet window while
+ * relevo knows nothing of the agent (it is starting, or a person's turn ran); once a turn relevo
+ * watched has ended (idle and still already), only `evidence_quiet_ms`, so a last redraw is still
+ * waited out.
+ */
+function readyQuietMs(agent: DeliveryTarget): number {
+  const { quiet_ms, evidence_quiet_ms } = agent.profile.data.detect;
+  return agent.settled ? Math.min(evidence_quiet_ms ?? quiet_ms, quiet_ms) : quiet_ms;
+}
+
+/**
  * Idle, quiet, and nothing of the person's in the input box. A draft holds the delivery, with no
  * timeout, until the person sends it (its turn is then waited for) or clears it; the relay pausing
  * or the agent exiting ends the wait.
  */
 async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise<true | string> {
-  const quietMs = agent.profile.data.detect.quiet_ms;
-  const idle = () => agent.state === 'idle' && !agent.inTurn && agent.pane.quietFor() >= quietMs;
+  const idle = () => agent.state === 'idle' && !agent.inTurn && agent.pane.quietFor() >= readyQuietMs(agent);
   // Counted keys are a draft whatever the screen shows; an input line is read once the agent is idle.
   const keys = draftSource(agent.profile.data) === 'keys';
   const drafted = () => agent.draft() !== '' && (keys || agent.state === 'idle');

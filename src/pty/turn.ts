@@ -6,7 +6,8 @@ export type TurnSignal = 'ended' | 'blocked' | 'unblocked';
  * Decides when an agent's turn is over, apart from detection and with the clock passed in:
  * after `begin`, the agent must show activity (a busy state, or any output when busy is not
  * required), then be idle with the screen unchanged for `quietMs`, or only `evidenceQuietMs` once
- * the agent itself said the turn is over (its hook reported, or an `ends_turn` rule matched).
+ * the agent itself said the turn is over (its hook reported, or an `ends_turn` rule matched); a
+ * final report (the hook's `ends_turn`) ends it at the next look, whatever the screen shows.
  * Blocked never ends a turn.
  */
 export class TurnTracker {
@@ -15,6 +16,7 @@ export class TurnTracker {
   #blocked = false;
   #beganVersion = 0;
   #evidence = false;
+  #final = false;
 
   constructor(
     private readonly quietMs: number,
@@ -36,12 +38,15 @@ export class TurnTracker {
     this.#activity = false;
     this.#blocked = false;
     this.#evidence = false;
+    this.#final = false;
     this.#beganVersion = version;
   }
 
-  /** The agent's own end-of-turn report arrived for this turn: the short quiet is then enough. */
-  evidence(): void {
-    if (this.#active) this.#evidence = true;
+  /** The agent's own end-of-turn report arrived for this turn: the short quiet is then enough, or none when `final`. */
+  evidence(final = false): void {
+    if (!this.#active) return;
+    this.#evidence = true;
+    this.#final ||= final;
   }
 
   cancel(): void {
@@ -64,6 +69,10 @@ export class TurnTracker {
     }
     const wasBlocked = this.#blocked;
     this.#blocked = false;
+    if (this.#final) {
+      this.#active = false;
+      return { signal: 'ended', recheckIn: null };
+    }
     if (state === 'busy' || (!this.requireBusy && version !== this.#beganVersion)) this.#activity = true;
     if (state === 'idle' && this.#activity) {
       const quietMs = this.#evidence || saysDone ? Math.min(this.evidenceQuietMs, this.quietMs) : this.quietMs;

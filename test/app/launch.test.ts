@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { launchFor, spoolCommand } from '../../src/app/config/launch.js';
+import { launchFor, spoolCommand, spoolNotify } from '../../src/app/config/launch.js';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { HookChannel, type HookDelivery } from '../../src/app/replies/hook-channel.js';
 
@@ -43,6 +43,21 @@ it('the spooling hook, run by the shell with its JSON on stdin, reaches the chan
   await expect.poll(() => got.length).toBe(1);
   expect(got).toEqual([{ role: 'builder', kind: 'claude-stop', payload, at: expect.any(Number) }]);
   expect(got[0]!.at).toBeGreaterThanOrEqual(before - 20);
+});
+
+it("Codex's notify program is the shell spooling its last argument (no Node start); the channel takes it as the role's message", async () => {
+  const profile = loadProfile('codex', 'test');
+  const launch = launchFor('builder', { argv: ['/usr/bin/codex'], profile }, 'en', channel);
+  const at = launch.argv.findIndex((a) => a.startsWith('notify='));
+  const notify = JSON.parse(launch.argv[at]!.slice('notify='.length)) as string[];
+  expect([launch.argv[at - 1], notify]).toEqual(['-c', spoolNotify(channel.spoolFor('builder'), 'codex-notify')]);
+  expect(notify.join(' ')).not.toContain('node');
+  const got = messages();
+  const payload = { type: 'agent-turn-complete', 'last-assistant-message': 'Done.\n\n<handoff>\n"$1" `x` «ü»\n</handoff>' };
+  const run = await execa(notify[0]!, [...notify.slice(1), JSON.stringify(payload)]);
+  expect(run.exitCode).toBe(0);
+  await expect.poll(() => got.length).toBe(1);
+  expect(got).toEqual([{ role: 'builder', kind: 'codex-notify', payload, at: expect.any(Number) }]);
 });
 
 it('a spooled report that is not JSON is refused and said why; with relevo gone the hook still exits 0', async () => {

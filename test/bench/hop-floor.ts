@@ -96,6 +96,8 @@ export async function floorSample(cli: 'claude' | 'codex'): Promise<FloorSample>
     await sleep(IDLE_BEFORE_MS);
     const first = await deliver(t, cli, `${formatHeader(1, 'planner')}\n${STEP_1}`, requests);
     await t.waitFor('the hook reported', () => hookWroteAt(spool) !== undefined, LAUNCH_MS);
+    // Codex's notify can come before the server has closed the reply's stream.
+    await t.waitFor("the reply's stream closed", () => requests()[0]?.endedAt !== undefined, LAUNCH_MS);
     const endedAt = requests()[0]!.endedAt!;
     const done = cli === 'codex' ? t.osc7501.find((o) => o.data.startsWith('state=done'))?.at : undefined;
     const sender = Math.round(Math.min(hookWroteAt(spool)!, done ?? Number.POSITIVE_INFINITY) - endedAt);

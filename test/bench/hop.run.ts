@@ -34,6 +34,14 @@ const present: Record<Cli, boolean> = { claude: existsSync(CLAUDE_BIN), codex: e
 // machine's NODE_EXTRA_CA_CERTS: it makes every Node start (relevo, the hook's forwarder) ≈ 80 ms slower.
 delete process.env.NODE_EXTRA_CA_CERTS;
 
+/**
+ * The planner's model thinks this long before it streams its first reply, as a model does: the
+ * builder, started with it, has drawn its idle screen by then, so the first hop measures the relay
+ * and not the builder's start-up (relevo types into an agent only once its screen has kept still
+ * for the profile's quiet_ms; a Claude Code just started redraws for ≈ 2 s).
+ */
+const PLANNER_THINKS_MS = 2000;
+
 const serverFor = (cli: Cli, replies: Parameters<typeof startFakeAnthropic>[0]): Promise<Server> =>
   cli === 'claude' ? startFakeAnthropic(replies) : startFakeOpenAI(replies);
 
@@ -44,7 +52,7 @@ const requestWith = (server: Server, text: string): RecordedRequest | undefined 
 /** One relay, planner → builder → planner → done: the two hops it makes, in ms, or why it failed. */
 async function oneRun(planner: Cli, builder: Cli): Promise<{ there: number; back: number } | string> {
   const servers = {
-    planner: await serverFor(planner, { replies: [handoff('Plan.', STEP_1), done(SUMMARY)] }),
+    planner: await serverFor(planner, { replies: [{ ...handoff('Plan.', STEP_1), holdMs: PLANNER_THINKS_MS }, done(SUMMARY)] }),
     builder: await serverFor(builder, { replies: [handoff('Done.', REPORT_1)] }),
   };
   const cwd = makeTempDir('relevo-hop-cwd-');

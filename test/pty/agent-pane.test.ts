@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentPane, type TurnEnd } from '../../src/pty/agent.js';
+import { compileProfile } from '../../src/pty/profile.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
 import { until } from '../helpers/until.js';
 
@@ -24,9 +25,9 @@ describe('AgentPane over a fake pane', () => {
   const saysDone = { id: 'done-line', state: 'idle', priority: 60, region: 'bottom', lines: 1, contains: '[done]', ends_turn: true };
   const patient = () => lineAgentProfile({}, { quiet_ms: 60_000, evidence_quiet_ms: 0, rules: [saysDone] });
   /** An agent idle at its prompt, given a turn, now busy with it. */
-  async function busyTurn() {
+  async function busyTurn(profile = patient()) {
     const pane = new FakePane();
-    const agent = agentIn(pane, patient());
+    const agent = agentIn(pane, profile);
     await pane.draw('>');
     await until('idle', () => agent.state === 'idle');
     agent.beginTurn('do it');
@@ -38,10 +39,25 @@ describe('AgentPane over a fake pane', () => {
 
   it("ends the turn on the agent's hook report once the screen is idle, without the whole quiet window", async () => {
     const { pane, agent, turn } = await busyTurn();
+    expect(agent.settled).toBe(false);
     agent.turnReported(); // the report can come before the screen is idle: it is kept for this turn
     await pane.draw('\r\x1b[Kdone it\r\n> ');
     expect((await turn).reply).toContain('done it');
-    expect(agent.inTurn).toBe(false);
+    expect([agent.inTurn, agent.settled]).toEqual([false, true]); // delivery then needs only evidence_quiet_ms of stillness
+    agent.beginTurn('next');
+    expect(agent.settled).toBe(false);
+  });
+
+  it("ends the turn at once on a report with the reply's text when the profile's hook ends_turn, the screen still busy", async () => {
+    const data = patient().data;
+    const final = compileProfile({ ...data, hook: { kind: 'claude-stop', grace_ms: 0, async: true, ends_turn: true } });
+    const { agent, turn } = await busyTurn(final);
+    agent.turnReported(false); // no text in it: the screen must still say idle
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(agent.inTurn).toBe(true);
+    agent.turnReported(true);
+    await turn;
+    expect([agent.inTurn, agent.state]).toEqual([false, 'busy']);
   });
 
   it('ends the turn when a rule marked ends_turn says idle (OSC 7501 done), and not on a plain idle screen', async () => {

@@ -32,6 +32,7 @@ function idleAgent(waitPasteMode: boolean): DeliveryTarget & { readonly pane: Fa
       return inTurn;
     },
     readsInput: true,
+    settled: false,
     hold: new DraftHold(),
     onEvaluated: evaluated.event,
     draft: () => '',

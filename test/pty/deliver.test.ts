@@ -11,6 +11,7 @@ import { FakePane, type Input, lineAgentProfile } from '../helpers/fake-pane.js'
 class FakeTarget implements DeliveryTarget {
   #state: AgentState = 'idle';
   inTurn = false;
+  settled = false;
   readonly readsInput = true;
   readonly hold = new DraftHold();
   readonly #evaluated = new Emitter<void>();
@@ -110,6 +111,21 @@ describe('deliver: typing a message into an agent', () => {
     expect(await result).toEqual({ ok: true, attempts: 1 });
     expect(t.pane.inputs).toEqual([{ paste: 'hello builder' }, { keys: '\r' }]);
     expect(t.began).toEqual(['hello builder']);
+  });
+
+  it('types into an agent whose watched turn ended once its screen kept still for evidence_quiet_ms; one relevo knows nothing of waits the whole quiet window', async () => {
+    const profile = lineAgentProfile({ confirm_ms: 150 }, { quiet_ms: 60_000, evidence_quiet_ms: 20 });
+    const [fresh, settled] = [new FakeTarget(new FakePane(), profile), new FakeTarget(new FakePane(), profile)];
+    targets.push(fresh, settled);
+    settled.settled = true;
+    for (const t of [fresh, settled]) {
+      t.reacts(submits(t));
+      t.set('idle');
+    }
+    expect(await deliver(fresh, 'x', 300)).toEqual({ ok: false, detail: 'agent not ready: timed out after 300 ms (agent idle)' });
+    expect(fresh.pane.inputs).toEqual([]);
+    expect(await deliver(settled, 'x', 300)).toEqual({ ok: true, attempts: 1 });
+    expect(settled.pane.inputs).toEqual([{ paste: 'x' }, { keys: '\r' }]);
   });
 
   it('gives up with the reason when the agent never gets ready', async () => {

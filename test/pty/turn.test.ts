@@ -57,6 +57,19 @@ describe('turn tracker', () => {
     expect(t.observe('idle', 6, 100).recheckIn).toBe(400);
   });
 
+  it("a final report (the hook's ends_turn) ends its turn at the next look, busy screen or not, but never a blocked one nor the next turn", () => {
+    const t = new TurnTracker(500, true, 100);
+    t.begin(0);
+    t.observe('busy', 1, 0);
+    t.evidence(true);
+    expect(t.observe('blocked', 2, 0).signal).toBe('blocked');
+    expect(t.observe('busy', 3, 0)).toEqual({ signal: 'ended', recheckIn: null });
+    expect(t.active).toBe(false);
+    t.begin(3);
+    t.observe('busy', 4, 0);
+    expect(t.observe('idle', 5, 100).recheckIn).toBe(400); // the last turn's report is gone
+  });
+
   it('an idle state the agent itself says ends the turn (ends_turn) needs only the short quiet, after activity', () => {
     const t = new TurnTracker(500, true, 100);
     t.begin(0);

@@ -27,14 +27,22 @@ export function hookCommand(kind: HookKind): string[] {
 type HookInstall = { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
 /**
- * A hook command that needs no Node start, for a hook that gets its JSON on stdin: the shell writes
- * it into the role's spool directory of the hook channel and renames it into place once whole
- * (`<pid>.<kind>.json`), where relevo picks it up. Like `relevo-tui hook`, it never fails the agent.
+ * A hook command that needs no Node start: the shell writes the hook's JSON (on stdin, or its first
+ * argument with `from: 'arg'`, as Codex's notify passes it) into the role's spool directory of the
+ * hook channel and renames it into place once whole (`<pid>.<kind>.json`), where relevo picks it up.
+ * Like `relevo-tui hook`, it never fails the agent.
  */
-export function spoolCommand(spool: string, kind: HookKind): string {
+export function spoolCommand(spool: string, kind: HookKind, from: 'stdin' | 'arg' = 'stdin'): string {
   const file = `${quote([spool])}/$$`;
-  return `{ cat > ${file}.part && mv ${file}.part ${file}.${kind}.json; } 2>/dev/null; exit 0`;
+  const write = from === 'stdin' ? 'cat' : `printf '%s' "$1"`;
+  return `{ ${write} > ${file}.part && mv ${file}.part ${file}.${kind}.json; } 2>/dev/null; exit 0`;
 }
+
+/**
+ * Codex's `notify` program, spooling: the shell with the script, Codex's JSON appended as its last
+ * argument (the script's `$1`).
+ */
+export const spoolNotify = (spool: string, kind: HookKind): string[] => ['/bin/sh', '-c', spoolCommand(spool, kind, 'arg'), 'relevo-hook'];
 
 /**
  * Settings with a `Stop` hook running `command`, in the shape Claude Code and Qwen Code share;
@@ -53,7 +61,7 @@ function settingsLayer(channel: HookChannel, name: string, settings: unknown): s
 
 /**
  * How relevo's end-of-turn hook is installed. Claude Code: an extra settings layer with a `Stop`
- * hook that spools its report (the user's own settings and hooks still load). Codex: a `notify` override. Qwen Code: a
+ * hook that spools its report (the user's own settings and hooks still load). Codex: a `notify` override that spools it too. Qwen Code: a
  * system-defaults settings layer with a `Stop` hook, named in the environment. OpenCode: a
  * plugin module, added by an OPENCODE_CONFIG_CONTENT layer merged over the user's config.
  */
@@ -69,7 +77,7 @@ function hookInstall(
       return { args: ['--settings', settings], env: {} };
     }
     case 'codex-notify':
-      return { args: ['-c', `notify=${JSON.stringify(hookCommand(kind))}`], env: {} };
+      return { args: ['-c', `notify=${JSON.stringify(spoolNotify(channel.spoolFor(role), kind))}`], env: {} };
     case 'qwen-stop': {
       // Qwen Code's lowest settings layer (system defaults): every other layer still loads, and
       // `Stop` hooks from all layers run. Follow-up suggestions off by default: one drawn in the

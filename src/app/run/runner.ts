@@ -118,7 +118,7 @@ export class RelayRunner {
       slot.report = report;
       slot.thread = report.thread ?? slot.thread;
       slot.arrived.fire();
-      this.agents[role].turnReported();
+      this.agents[role].turnReported(report.text != null);
       this.#early.reported(role, this.#options.cwd);
     });
     channel?.onRejected((reason) => {

@@ -246,6 +246,11 @@ export const profileSchema = z
          * screen without waiting for the hook's Node start, and relevo waits for the report instead.
          */
         async: z.boolean().default(false),
+        /**
+         * A report with the reply's text is the turn's end: relevo relays it at once, without waiting
+         * for the idle screen (the agent runs no hook for a turn the person interrupts).
+         */
+        ends_turn: z.boolean().default(false),
       })
       .optional(),
     /** Where the agent keeps its transcript, read when no hook reported the turn. */
