@@ -77,3 +77,45 @@ export async function bareFlood(bytes: number, cols: number, rows: number, panes
     dir.release();
   }
 }
+
+/**
+ * The echo bench's floor, run as its own program (bare-relay.ts) in the bench's terminal: `left`
+ * and `right` in pseudo-terminals with a headless terminal each, in one Node process and nothing
+ * else. The keys typed into it go to `left`, whose output is written out as it is once xterm has
+ * parsed it (no painting); `right` is parsed too, its output shown up to its first line (its ready
+ * line) only. Ends, with both agents, on SIGHUP or SIGTERM or when either agent exits.
+ */
+export function bareRelay(left: readonly string[], right: readonly string[], cols: number, rows: number): void {
+  const panes = [left, right].map(([file, ...args]) => ({
+    pty: ptyDriver().spawn(file!, args, {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: process.cwd(),
+      env: { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>,
+    }),
+    term: new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true }),
+  }));
+  const [echo, other] = panes as [(typeof panes)[0], (typeof panes)[0]];
+  const end = () => {
+    for (const p of panes) p.pty.kill();
+    process.exit(0);
+  };
+  process.stdin.setRawMode?.(true);
+  process.stdin.on('data', (data: Buffer) => {
+    // As relevo's Screen does after a keystroke: the echo is parsed as it comes, not on xterm's next timeout.
+    echo.term.input('', true);
+    echo.pty.write(data.toString('utf8'));
+  });
+  echo.pty.onData((data) => echo.term.write(data, () => process.stdout.write(data)));
+  let shown = true;
+  other.pty.onData((data) => {
+    other.term.write(data);
+    if (!shown) return;
+    process.stdout.write(data);
+    shown = !data.includes('\n');
+  });
+  for (const p of panes) p.pty.onExit(end);
+  process.on('SIGHUP', end);
+  process.on('SIGTERM', end);
+}

@@ -1,10 +1,14 @@
 /**
- * The echo and throughput benches' two systems under test, driven the same way: two stand-in agents
+ * The echo and throughput benches' systems under test, driven the same way: two stand-in agents
  * side by side in a 160×40 terminal of the bench's own, the left one focused — in relevo's TUI
- * (generic profiles), or in tmux (a private server, a client attached, status line off).
+ * (generic profiles), in tmux (a private server, a client attached, status line off), or in the
+ * bare relay (bare-stack.ts: node-pty + @xterm/headless in one process, the echo's floor in Node).
  */
+
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
+import { firstLayout } from '../tui/compositor.js';
 import { readyLine } from './flood-text.js';
 import { untilIdle } from './proc.js';
 import { BenchTerminal, BIN, COLS, ROWS } from './terminal.js';
@@ -12,11 +16,13 @@ import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
 
 export type Session = {
-  readonly name: 'relevo' | 'tmux';
+  readonly name: 'relevo' | 'tmux' | 'bare';
   readonly term: BenchTerminal;
   readonly dir: Workdir;
   close(): Promise<void>;
 };
+
+const BARE_RELAY = fileURLToPath(new URL('./bare-relay.js', import.meta.url));
 
 type Agents = (dir: Workdir) => { left: string[]; right: string[]; tags: [string, string] };
 
@@ -40,6 +46,10 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
     if (server) {
       const split = [';', 'set', '-g', 'status', 'off', ';', 'split-window', '-d', '-h', ...right];
       term = new BenchTerminal([...server.newSession('bench', left, '-x', String(COLS), '-y', String(ROWS)), ...split], opts);
+    } else if (name === 'bare') {
+      const { width, height } = firstLayout(COLS, ROWS).panes.planner!.inner;
+      const argv = [BARE_RELAY, JSON.stringify(left), JSON.stringify(right), String(width), String(height)];
+      term = new BenchTerminal([process.execPath, ...argv], opts);
     } else {
       const args = ['--planner', quote(left), '--builder', quote(right), '--planner-profile', 'generic', '--builder-profile', 'generic'];
       const state = ['--state-dir', join(dir.path, '.relevo')];

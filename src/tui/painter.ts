@@ -58,7 +58,7 @@ export class PanePainter {
   /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
   #painted: (string | undefined)[];
   /** The pending paint: an immediate (the frame slot is open) or a timeout (it opens later). */
-  #timer: { readonly cancel: () => void; readonly later: boolean } | undefined;
+  #timer: { readonly cancel: () => void } | undefined;
   /** The screen's echo version last painted. */
   #echoPainted = 0;
   #lastPaintAt = -Infinity;
@@ -100,26 +100,29 @@ export class PanePainter {
   /**
    * The screen may have changed: paint at the next frame slot — at once (on an immediate, after
    * this turn of the event loop's I/O, so a burst of calls makes one frame; a 0 ms timeout would
-   * cost ≥ 1 ms of keystroke echo) if the last paint is older than a frame, else when a frame has
-   * passed since it. Calls while a paint is pending are free.
+   * cost ≥ 1 ms) if the last paint is older than a frame, else when a frame has passed since it.
+   * Calls while a paint is pending are free. A keystroke's echo is painted right here, as soon as
+   * xterm has parsed it.
    */
   schedule(): void {
     if (this.#disposed) return;
-    // A keystroke's echo is painted at once, even inside the frame cap (one frame per keystroke).
-    const echo = this.#screen.echoVersion > this.#echoPainted;
-    if (this.#timer !== undefined && !(echo && this.#timer.later)) return;
-    this.#cancel();
-    const wait = echo ? 0 : this.#lastPaintAt + this.#interval - this.#now();
+    // Even inside the frame cap: one frame per keystroke.
+    if (this.#screen.echoVersion > this.#echoPainted) {
+      this.paint();
+      return;
+    }
+    if (this.#timer !== undefined) return;
+    const wait = this.#lastPaintAt + this.#interval - this.#now();
     const run = () => {
       this.#timer = undefined;
       this.paint();
     };
     if (wait <= 0) {
       const immediate = setImmediate(run);
-      this.#timer = { cancel: () => clearImmediate(immediate), later: false };
+      this.#timer = { cancel: () => clearImmediate(immediate) };
     } else {
       const timeout = setTimeout(run, wait);
-      this.#timer = { cancel: () => clearTimeout(timeout), later: true };
+      this.#timer = { cancel: () => clearTimeout(timeout) };
     }
   }
 

@@ -1,0 +1,10 @@
+/**
+ * `node dist/bench/bare-relay.js LEFT RIGHT COLS ROWS` (each agent a JSON argv): the echo bench's
+ * floor, run in the bench's terminal as relevo and tmux are (see bareRelay in bare-stack.ts).
+ */
+import { z } from 'zod';
+import { bareRelay } from './bare-stack.js';
+
+const argv = z.array(z.string().min(1)).min(1);
+const [left, right, cols, rows] = process.argv.slice(2);
+bareRelay(argv.parse(JSON.parse(left ?? '')), argv.parse(JSON.parse(right ?? '')), Number(cols), Number(rows));
