@@ -7,6 +7,7 @@
  * go through relevo's Screen.
  */
 import xtermHeadless from '@xterm/headless';
+import { OutputHistory } from '../pty/output-history.js';
 import { type IPty, ptyDriver } from '../pty/pty-driver.js';
 import { floodMarker, readyLine } from './flood-text.js';
 import { Workdir } from './workdir.js';
@@ -20,8 +21,9 @@ type Flood = { readonly pty: IPty; readonly term: XTerminal | undefined; readonl
  * A flood agent tagged `tag` in a pseudo-terminal, read into a headless terminal of `cols`×`rows`
  * — or, with `parse` false, only read: what the pseudo-terminals and the flood agents reach alone.
  */
-function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: boolean): Flood {
+function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: boolean, logged: boolean): Flood {
   const term = parse ? new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true }) : undefined;
+  const history = logged ? new OutputHistory() : undefined;
   const [file, ...args] = dir.agent('flood', tag, bytes);
   const pty = ptyDriver().spawn(file!, args, {
     name: 'xterm-256color',
@@ -37,7 +39,8 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
   let parsed = (_at: number) => {};
   const ready = new Promise<void>((resolve) => (signalled = resolve));
   const done = new Promise<number>((resolve) => (parsed = resolve));
-  pty.onData((data) => {
+  pty.onData((read) => {
+    const data = history ? history.write(read) : read;
     const seen = tail + data;
     const found = seen.includes(waiting);
     tail = seen.slice(-64);
@@ -56,11 +59,19 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
 
 /**
  * ms from the signal until xterm has parsed all of a `bytes` flood in each of `panes` terminals
- * (`cols`×`rows`), every pane signalled at once; with `parse` false, until the bytes were read.
+ * (`cols`×`rows`), every pane signalled at once; with `parse` false, until the bytes were read;
+ * with `logged`, each chunk goes through relevo's output history (pane.ts does so) before xterm.
  */
-export async function bareFlood(bytes: number, cols: number, rows: number, panes: 1 | 2 = 1, parse = true): Promise<number> {
+export async function bareFlood(
+  bytes: number,
+  cols: number,
+  rows: number,
+  panes: 1 | 2 = 1,
+  parse = true,
+  logged = false,
+): Promise<number> {
   const dir = new Workdir();
-  const floods = Array.from({ length: panes }, (_, i) => flood(dir, `bare${i}`, bytes, cols, rows, parse));
+  const floods = Array.from({ length: panes }, (_, i) => flood(dir, `bare${i}`, bytes, cols, rows, parse, logged));
   try {
     const limit = (p: Promise<unknown>, what: string) =>
       Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error(`bare stack: ${what} timed out`)), 180_000).unref())]);

@@ -2,9 +2,12 @@
  * Idle: wake-ups a second of relevo's process with two idle agents (the stand-in agents at their
  * prompt, the relay paused, nothing painted for 6 s): the context switches, voluntary and not, of
  * all its threads (/proc/<pid>/task/*) over ≥ 5 s, and of its main thread alone. The tmux server
- * the same way, with the same agents in two panes and a client attached.
+ * the same way, with the same agents in two panes and a client attached; and, where relevo is not
+ * at 0, the floor: the bundled Ink app of floor.ts, idle after its first frame.
  */
+import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
+import { hasInkFloor, openInkFloor } from './floor.js';
 import { wakeupRate } from './proc.js';
 import { quiet, relevoPrinting, type Scene, tmuxPrinting } from './scenes.js';
 
@@ -21,27 +24,61 @@ async function rate(open: () => Promise<Scene>, quietMs: number, seconds: number
   }
 }
 
+/** Wake-ups a second of the idle Ink floor (floor.ts), left still as long as relevo's scenes are. */
+async function inkFloorRate(quietMs: number, seconds: number): Promise<{ all: number; main: number }> {
+  const floor = await openInkFloor();
+  try {
+    await sleep(quietMs);
+    return await wakeupRate(floor.pid, seconds);
+  } finally {
+    await floor.close();
+  }
+}
+
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   // Quick (the CI smoke): a short window, once the screen was still for 0.5 s (a toast may still be up).
   const [quietMs, seconds] = opts.quick ? [500, 1] : [6000, 5];
   const all: number[] = [];
   const main: number[] = [];
   const tmux: number[] = [];
+  const floor: { all: number; main: number }[] = [];
   for (let i = 0; i < opts.reps; i++) {
     const r = await rate(() => relevoPrinting(LINES), quietMs, seconds);
     all.push(r.all);
     main.push(r.main);
     tmux.push((await rate(() => tmuxPrinting(LINES), quietMs, seconds)).all);
+    if (hasInkFloor()) floor.push(await inkFloorRate(quietMs, seconds));
   }
   const baseline = { name: 'tmux server', value: median(tmux), samples: tmux };
-  const figure = (key: string, threads: string, samples: number[]): Figure => ({
-    key,
-    what: `wake-ups, two idle agents, ${threads}, ${seconds} s`,
-    unit: 'wakeups/s',
-    relevo: median(samples),
-    samples,
-    baseline,
-    goal: { text: '0/s', met: median(samples) === 0 },
-  });
-  return [figure('idle.wakeups', 'all threads', all), figure('idle.wakeups.main', 'main thread', main)];
+  const figure = (key: string, threads: string, samples: number[], floorOf: number[]): Figure => {
+    const met = median(samples) === 0;
+    const note =
+      met || floorOf.length === 0
+        ? undefined
+        : `floor: an idle Ink app (Node, React, Ink, yoga; bundled as relevo is) wakes ${median(floorOf).toFixed(1)}/s (V8's own garbage collection and its worker threads, in the same window after start; relevo arms no timer while idle)`;
+    return {
+      key,
+      what: `wake-ups, two idle agents, ${threads}, ${seconds} s`,
+      unit: 'wakeups/s',
+      relevo: median(samples),
+      samples,
+      baseline,
+      goal: { text: '0/s', met },
+      ...(note ? { note } : {}),
+    };
+  };
+  return [
+    figure(
+      'idle.wakeups',
+      'all threads',
+      all,
+      floor.map((f) => f.all),
+    ),
+    figure(
+      'idle.wakeups.main',
+      'main thread',
+      main,
+      floor.map((f) => f.main),
+    ),
+  ];
 }

@@ -5,7 +5,9 @@
  * 30 frames a second; the marker is on the last). First the left pane alone, then both at once.
  * Baselines from the same run, in turns: tmux 3.x (the marker in its attached client's output)
  * and the bare stack (bare-stack.ts: node-pty + @xterm/headless in one process), with one pane
- * and with both — the floor of parsing both panes on one thread, against the goal of 1.6× tmux.
+ * and with both — the floor of parsing both panes on one thread, against the goal of 1.6× tmux —
+ * and, for one pane, the bare stack with relevo's output history on every chunk (how much of the
+ * gap that is).
  */
 import { firstLayout } from '../tui/compositor.js';
 import { bareFlood } from './bare-stack.js';
@@ -37,7 +39,7 @@ async function rep(session: Session, bytes: number): Promise<{ one: number; both
   return { one: total / oneS, both: (2 * total) / bothS };
 }
 
-type Runs = { relevo: number[]; tmux: number[]; bare: number[]; read: number[] };
+type Runs = { relevo: number[]; tmux: number[]; bare: number[]; read: number[]; logged: number[] };
 
 export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
   const reps = opts.quick ? 1 : Math.max(1, opts.reps);
@@ -50,14 +52,16 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
     tags: ['left', 'right'] as [string, string],
   });
   const inner = firstLayout(COLS, ROWS).panes.planner!.inner;
-  const one: Runs = { relevo: [], tmux: [], bare: [], read: [] };
-  const both: Runs = { relevo: [], tmux: [], bare: [], read: [] };
+  const one: Runs = { relevo: [], tmux: [], bare: [], read: [], logged: [] };
+  const both: Runs = { relevo: [], tmux: [], bare: [], read: [], logged: [] };
   const systems: ('relevo' | 'tmux' | 'bare')[] = tmux ? ['relevo', 'tmux', 'bare'] : ['relevo', 'bare'];
   for (let r = 0; r < reps; r++) {
     const order = r % 2 === 0 ? systems : [...systems].reverse();
     for (const name of order) {
       if (name === 'bare') {
         one.bare.push(mb / ((await bareFlood(bytes, inner.width, inner.height)) / 1000));
+        // With relevo's output history on every chunk: how much of the gap to relevo that is.
+        one.logged.push(mb / ((await bareFlood(bytes, inner.width, inner.height, 1, true, true)) / 1000));
         both.bare.push((2 * mb) / ((await bareFlood(bytes, inner.width, inner.height, 2)) / 1000));
         // No parsing at all: what the flood agents and the pseudo-terminals reach on this machine.
         both.read.push((2 * mb) / ((await bareFlood(bytes, inner.width, inner.height, 2, false)) / 1000));
@@ -72,6 +76,8 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
   const noTmux = 'tmux 3.x is not installed here: no baseline';
   const relevoOne = median(one.relevo);
   const bare = median(one.bare);
+  const logged = median(one.logged);
+  const oneMet = relevoOne >= 0.9 * bare;
   const out: Figure[] = [
     {
       key: 'throughput.one',
@@ -80,7 +86,12 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
       relevo: relevoOne,
       samples: one.relevo,
       baseline: { name: 'node-pty + @xterm/headless', value: bare, samples: one.bare },
-      goal: { text: '≥ 0.9× the bare stack', met: relevoOne >= 0.9 * bare },
+      goal: { text: '≥ 0.9× the bare stack', met: oneMet },
+      ...(oneMet
+        ? {}
+        : {
+            note: `the bare stack with relevo's output history on every chunk (its escape stripper): ${logged.toFixed(1)} MB/s = ${(logged / bare).toFixed(2)}× the bare stack; the rest is relevo's painting, its screen's bookkeeping and GC`,
+          }),
     },
   ];
   const relevoBoth = median(both.relevo);
