@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from './cleanup.js';
+import { sleep, tempDir } from './cleanup.js';
 import { BenchTerminal } from './terminal.js';
 
 const FLOOR_TEXT = 'ink floor · idle';
@@ -27,5 +27,16 @@ export async function openInkFloor(): Promise<{ firstFrameMs: number; pid: numbe
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/** `measure(pid)` of the floor once it has kept still `stillMs` after its first frame (as relevo's scenes are left), then closes it. */
+export async function idleInkFloor<T>(stillMs: number, measure: (pid: number) => T | Promise<T>): Promise<T> {
+  const floor = await openInkFloor();
+  try {
+    await sleep(stillMs);
+    return await measure(floor.pid);
+  } finally {
+    await floor.close();
   }
 }

@@ -5,9 +5,8 @@
  * the same way, with the same agents in two panes and a client attached; and, where relevo is not
  * at 0, the floor: the bundled Ink app of floor.ts, idle after its first frame.
  */
-import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
-import { hasInkFloor, openInkFloor } from './floor.js';
+import { hasInkFloor, idleInkFloor } from './floor.js';
 import { wakeupRate } from './proc.js';
 import { quiet, relevoPrinting, type Scene, tmuxPrinting } from './scenes.js';
 
@@ -24,17 +23,6 @@ async function rate(open: () => Promise<Scene>, quietMs: number, seconds: number
   }
 }
 
-/** Wake-ups a second of the idle Ink floor (floor.ts), left still as long as relevo's scenes are. */
-async function inkFloorRate(quietMs: number, seconds: number): Promise<{ all: number; main: number }> {
-  const floor = await openInkFloor();
-  try {
-    await sleep(quietMs);
-    return await wakeupRate(floor.pid, seconds);
-  } finally {
-    await floor.close();
-  }
-}
-
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   // Quick (the CI smoke): a short window, once the screen was still for 0.5 s (a toast may still be up).
   const [quietMs, seconds] = opts.quick ? [500, 1] : [6000, 5];
@@ -47,7 +35,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     all.push(r.all);
     main.push(r.main);
     tmux.push((await rate(() => tmuxPrinting(LINES), quietMs, seconds)).all);
-    if (hasInkFloor()) floor.push(await inkFloorRate(quietMs, seconds));
+    if (hasInkFloor()) floor.push(await idleInkFloor(quietMs, (pid) => wakeupRate(pid, seconds)));
   }
   const baseline = { name: 'tmux server', value: median(tmux), samples: tmux };
   const figure = (key: string, threads: string, samples: number[], floorOf: number[]): Figure => {

@@ -8,7 +8,7 @@
 
 import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
-import { hasInkFloor, openInkFloor } from './floor.js';
+import { hasInkFloor, idleInkFloor } from './floor.js';
 import { rssMB } from './proc.js';
 import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, tmuxDemo, tmuxPrinting } from './scenes.js';
 
@@ -47,17 +47,6 @@ async function keptLines(scene: Scene, lines: number): Promise<number> {
   return lines - top() + 1;
 }
 
-/** RSS of the bundled Ink floor, idle after its first frame (as long as relevo's scenes are left still). */
-async function inkFloorRss(stillMs: number): Promise<number> {
-  const floor = await openInkFloor();
-  try {
-    await sleep(stillMs);
-    return rssMB(floor.pid).rss;
-  } finally {
-    await floor.close();
-  }
-}
-
 /** The figure; its note says what the resident memory is made of (and anything that fails the goal). */
 function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: number, problem?: string, info?: string): Figure {
   const rss = relevo.map((r) => r.rss);
@@ -85,7 +74,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const kept: number[] = [];
   const floor: number[] = [];
   for (let i = 0; i < opts.reps; i++) {
-    if (hasInkFloor()) floor.push(await inkFloorRss(still));
+    if (hasInkFloor()) floor.push(await idleInkFloor(still, (pid) => rssMB(pid).rss));
     idle.push(await rss(() => relevoDemoDone(opts.quick), still));
     idleTmux.push(await rss(tmuxDemo, still));
     full.push(

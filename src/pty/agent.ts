@@ -97,7 +97,7 @@ export class AgentPane implements DeliveryTarget {
 
   /** The last turn ended as the tracker watched it, and none began since (see deliver.ts). */
   get settled(): boolean {
-    return this.#settled && !this.#tracker.active;
+    return this.#settled;
   }
 
   /** The profile's input-line pattern captures what is typed, so the input box can be read. */

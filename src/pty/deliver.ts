@@ -37,10 +37,11 @@ const PASTE_MODE_MS = 10_000;
 const pasteModeUnseen = new WeakSet<Pane>();
 
 /**
- * Resolves true once `ready()` holds, or with the reason it never will. Checks on every screen
- * update (a paste or an Enter shows there first), every evaluation and every 50 ms.
+ * Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation
+ * and every 50 ms; with `onUpdate`, on every screen update too (what relevo just typed shows there
+ * first: only the short waits after typing, not a wait on a streaming agent).
  */
-export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number): Promise<true | string> {
+export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number, onUpdate = false): Promise<true | string> {
   return new Promise((resolve) => {
     const started = Date.now();
     let finished = false;
@@ -54,11 +55,11 @@ export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: 
       finished = true;
       clearInterval(poll);
       evaluated.dispose();
-      updated.dispose();
+      updated?.dispose();
       resolve(outcome);
     };
     const evaluated = agent.onEvaluated(check);
-    const updated = agent.pane.onUpdate(check);
+    const updated = onUpdate ? agent.pane.onUpdate(check) : undefined;
     const poll = setInterval(check, POLL_MS);
     check();
   });
@@ -128,7 +129,7 @@ export async function deliver(
   const ready = await waitReady(agent, readyTimeoutMs);
   if (ready !== true) return { ok: false, detail: `agent not ready: ${ready}` };
   if (how.wait_paste_mode && !pasteModeUnseen.has(pane)) {
-    if ((await waitFor(agent, () => pane.screen.bracketedPaste, PASTE_MODE_MS)) !== true) pasteModeUnseen.add(pane);
+    if ((await waitFor(agent, () => pane.screen.bracketedPaste, PASTE_MODE_MS, true)) !== true) pasteModeUnseen.add(pane);
   }
 
   const safe = sanitizeForTyping(text);
@@ -138,7 +139,7 @@ export async function deliver(
     else pane.write(stroke.keys);
   }
   // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
-  if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS);
+  if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS, true);
   await sleep(how.settle_ms);
   onStage('pasted');
 
@@ -156,6 +157,7 @@ export async function deliver(
         !agent.inTurn ||
         (pane.screen.version !== before && agent.inputText() === ''),
       how.confirm_ms,
+      true,
     );
     if (accepted === true) return { ok: true, attempts: n };
   }
