@@ -1,22 +1,23 @@
 /**
  * Idle: wake-ups a second of relevo's process with two idle agents (the stand-in agents at their
- * prompt, the relay paused, nothing painted for 6 s): the context switches, voluntary and not, of
- * all its threads (/proc/<pid>/task/*) over ≥ 5 s, and of its main thread alone. The tmux server
- * the same way, with the same agents in two panes and a client attached; and, where relevo is not
- * at 0, the floor: the bundled Ink app of floor.ts, idle after its first frame.
+ * prompt, the relay paused, nothing painted for 30 s: past V8's memory reducer, scenes.ts STEADY_MS):
+ * the context switches, voluntary and not, of all its threads (/proc/<pid>/task/*) over ≥ 5 s, and
+ * of its main thread alone. The tmux server the same way, with the same agents in two panes and a
+ * client attached; and, where relevo is not at 0, the floor: the bundled Ink app of floor.ts, idle
+ * as long after its first frame.
  */
 import { type Figure, median } from './figure.js';
 import { hasInkFloor, idleInkFloor } from './floor.js';
 import { wakeupRate } from './proc.js';
-import { quiet, relevoPrinting, type Scene, tmuxPrinting } from './scenes.js';
+import { quiet, relevoPrinting, type Scene, STEADY_MS, tmuxPrinting } from './scenes.js';
 
 const LINES = 40;
 
 async function rate(open: () => Promise<Scene>, quietMs: number, seconds: number): Promise<{ all: number; main: number }> {
   const scene = await open();
   try {
-    // Toasts last 5 s: idle means after they are gone.
-    await quiet(scene, quietMs, 20_000);
+    // Toasts last 5 s, V8's memory reducer ≈ 20 s: idle means after both are done.
+    await quiet(scene, quietMs, quietMs + 20_000);
     return await wakeupRate(scene.pid, seconds);
   } finally {
     await scene.close();
@@ -25,7 +26,7 @@ async function rate(open: () => Promise<Scene>, quietMs: number, seconds: number
 
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   // Quick (the CI smoke): a short window, once the screen was still for 0.5 s (a toast may still be up).
-  const [quietMs, seconds] = opts.quick ? [500, 1] : [6000, 5];
+  const [quietMs, seconds] = opts.quick ? [500, 1] : [STEADY_MS, 5];
   const all: number[] = [];
   const main: number[] = [];
   const tmux: number[] = [];

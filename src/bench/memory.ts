@@ -1,7 +1,9 @@
 /**
  * Memory: VmRSS of relevo's own process (not its agents) (a) idle after the demo reached `done`,
- * (b) with two agents that each printed 10,500 lines into their panes' scrollback and sit idle;
- * against the tmux server's RSS in the same two scenes (history-limit 10000). In (b) relevo's
+ * (b) with two agents that each printed 10,500 lines into their panes' scrollback and sit idle —
+ * idle as a TUI sits in front of a person, once it painted nothing for 30 s (scenes.ts STEADY_MS:
+ * V8 gives memory back ≈ 20 s after the last activity); against the tmux server's RSS in the same
+ * two scenes (history-limit 10000; it has no collector to wait for: 1 s still). In (b) relevo's
  * scrollback is checked too: copy mode's top of history (`C-] [` then `g`) must show a line printed
  * ≥ 10,000 lines before the last.
  */
@@ -10,21 +12,24 @@ import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
 import { hasInkFloor, idleInkFloor } from './floor.js';
 import { rssMB } from './proc.js';
-import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, tmuxDemo, tmuxPrinting } from './scenes.js';
+import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, STEADY_MS, tmuxDemo, tmuxPrinting } from './scenes.js';
 
 /** Lines each agent prints: more than the scrollback kept; quick (the CI smoke), a screenful or so. */
 const LINES = 10_500;
 const QUICK_LINES = 1_200;
 
-type Rss = ReturnType<typeof rssMB>;
+/** RSS (and, for relevo, its RSS when the scene had painted nothing for only 1 s: `soon`). */
+type Rss = ReturnType<typeof rssMB> & { soon?: number };
 
-/** RSS once the scene has painted nothing for `stillMs` (toasts gone), then closes the scene. */
-
+/** A scene's RSS once it has painted nothing for `stillMs` (toasts gone) and, when `stillMs` is longer, after 1 s of that; then closes it. */
 async function rss(open: () => Promise<Scene>, stillMs: number, after?: (s: Scene) => Promise<void>): Promise<Rss> {
   const scene = await open();
   try {
-    await quiet(scene, stillMs, 8000);
-    const mb = rssMB(scene.pid);
+    const soonMs = Math.min(1000, stillMs);
+    await quiet(scene, soonMs, soonMs + 20_000);
+    const soon = rssMB(scene.pid).rss;
+    if (stillMs > soonMs) await quiet(scene, stillMs - soonMs, stillMs + 20_000);
+    const mb: Rss = { ...rssMB(scene.pid), ...(stillMs > soonMs ? { soon } : {}) };
     await after?.(scene);
     return mb;
   } finally {
@@ -50,7 +55,13 @@ async function keptLines(scene: Scene, lines: number): Promise<number> {
 /** The figure; its note says what the resident memory is made of (and anything that fails the goal). */
 function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: number, problem?: string, info?: string): Figure {
   const rss = relevo.map((r) => r.rss);
-  const parts = `anonymous ${median(relevo.map((r) => r.anon)).toFixed(1)} MB, file-backed ${median(relevo.map((r) => r.file)).toFixed(1)} MB`;
+  const soon = relevo.flatMap((r) => (r.soon === undefined ? [] : [r.soon]));
+  const parts = [
+    `anonymous ${median(relevo.map((r) => r.anon)).toFixed(1)} MB, file-backed ${median(relevo.map((r) => r.file)).toFixed(1)} MB`,
+    soon.length > 0 ? `1 s after its last paint, before V8 gave memory back: ${median(soon).toFixed(1)} MB` : undefined,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return {
     key,
     what,
@@ -66,7 +77,7 @@ function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: nu
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   const lines = opts.quick ? QUICK_LINES : LINES;
   // How long the scene painted nothing before it is measured; quick, a moment.
-  const still = opts.quick ? 300 : 1000;
+  const [still, tmuxStill] = opts.quick ? [300, 300] : [STEADY_MS, 1000];
   const idle: Rss[] = [];
   const idleTmux: Rss[] = [];
   const full: Rss[] = [];
@@ -76,7 +87,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   for (let i = 0; i < opts.reps; i++) {
     if (hasInkFloor()) floor.push(await idleInkFloor(still, (pid) => rssMB(pid).rss));
     idle.push(await rss(() => relevoDemoDone(opts.quick), still));
-    idleTmux.push(await rss(tmuxDemo, still));
+    idleTmux.push(await rss(tmuxDemo, tmuxStill));
     full.push(
       await rss(
         () => relevoPrinting(lines),
@@ -84,7 +95,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
         async (s) => void kept.push(await keptLines(s, lines)),
       ),
     );
-    fullTmux.push(await rss(() => tmuxPrinting(lines), still));
+    fullTmux.push(await rss(() => tmuxPrinting(lines), tmuxStill));
   }
   const least = Math.min(...kept);
   const scrollback = `copy mode still shows ${least} of the planner's ${lines} lines (relevo keeps ≥ ${HISTORY}; tmux history-limit ${HISTORY})`;

@@ -17,6 +17,13 @@ import { Workdir } from './workdir.js';
 /** tmux's `history-limit`, and relevo's least scrollback (src/pty/screen.ts keeps ≥ 10,000 lines). */
 export const HISTORY = 10_000;
 
+/**
+ * How long a Node process (relevo, the Ink floor) paints nothing before it counts as idle: V8's
+ * memory reducer starts 8 s after the last full GC and collects a few times more (≈ 10–20 wake-ups
+ * a second, the young generation given back) for ≈ 10 s; then nothing runs until the next input.
+ */
+export const STEADY_MS = 30_000;
+
 /** A running scene: the process measured (relevo's, or the tmux server), and how to end it. */
 export type Scene = { readonly pid: number; readonly tui: BenchTerminal; close(): Promise<void> };
 
