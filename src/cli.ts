@@ -18,15 +18,23 @@ export function packageVersion(): string {
  * and larger; React picks one from NODE_ENV when first imported). relevo's own UI runs production
  * whatever NODE_ENV says — a NODE_ENV in a person's shell is meant for their project — and the
  * variable is put back right after, so the agents (and the npm or tests they run) see it unchanged.
+ *
+ * Ink's layout engine (yoga, WebAssembly built for browsers) loads its embedded binary with `fetch`
+ * where there is one: on Node that starts undici and decodes a 120 KB data: URL through it, 20–40 ms
+ * of the first frame; without `fetch` it decodes the same bytes with `atob`. So `fetch` is hidden
+ * while the modules load and put back right after (relevo never calls it).
  */
 async function importTui(): Promise<typeof import('./tui/start.js')> {
   const given = process.env.NODE_ENV;
+  const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
   process.env.NODE_ENV = 'production';
+  if (fetch?.configurable) Reflect.deleteProperty(globalThis, 'fetch');
   try {
     return await import('./tui/start.js');
   } finally {
     if (given === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = given;
+    if (fetch?.configurable) Object.defineProperty(globalThis, 'fetch', fetch);
   }
 }
 
