@@ -2,7 +2,7 @@
  * A cap on V8's young generation for relevo's long-running processes (the TUI, `--headless`).
  *
  * V8 doubles the new space whenever many objects survive a scavenge, up to 32 MB on 64-bit, and
- * gives it back only when its memory reducer runs, ≈ 20 s after the process last got busy. Agents
+ * gives it back only when its memory reducer runs, ≈ 20 s after the process went still. Agents
  * that keep streaming keep relevo at the whole 32 MB for as long as they work. Capped at 8 MB it
  * holds ≈ 20 MB less while a run is busy and until the reducer runs (≈ 3 MB less after), for ≈ 3 %
  * more CPU while a pane floods (more, smaller scavenges): measured with `npm run bench -- --only
