@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from './app/config/paths.js';
 import { ConfigError } from './app/faults/errors.js';
-import { capYoungGeneration } from './app/run/young-generation.js';
 
 // Only what every command needs is imported up front; each command loads its own modules.
 
@@ -87,8 +86,6 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     io.stdout.write(`relevo-tui ${packageVersion()}\n`);
     return 0;
   }
-  // The TUI and --headless run for hours: a young generation of 8 MB, not V8's 32, while agents stream.
-  capYoungGeneration();
   try {
     const [{ parseOptions }, { loadConfig }] = await Promise.all([
       import('./app/config/options.js'),

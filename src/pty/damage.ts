@@ -39,6 +39,11 @@ export class DamageTracker {
     return rows;
   }
 
+  /** Every row changed (the painted view moved). */
+  all(): void {
+    this.#all();
+  }
+
   #mark(from: number, to: number): void {
     this.#from = Math.min(this.#from, from);
     this.#to = Math.max(this.#to, to);

@@ -184,3 +184,68 @@ export function trackMouse(term: Terminal): () => MouseMode {
 export function mayMismeasure(chars: string, width: number): boolean {
   return chars.length > 1 || (width === 2 && chars.charCodeAt(0) < 0x2e80);
 }
+
+/** The normal buffer's line list (xterm's CircularList, by shape). */
+type LineList<L> = {
+  readonly length: number;
+  readonly maxLength: number;
+  get(index: number): L | undefined;
+  push(line: L): void;
+  recycle(): L;
+  splice(start: number, deleteCount: number, ...items: L[]): void;
+  trimStart(count: number): void;
+  shiftElements(start: number, count: number, offset: number): void;
+};
+/** How xterm holds it (not in @xterm/headless's public API). */
+type BufferCore<L> = { _core?: { _bufferService?: { buffers?: { normal?: { lines?: LineList<L> } } } } };
+
+/** The normal buffer's line list, or undefined when xterm does not hold it as this module expects. */
+export function normalLines<L>(term: object): LineList<L> | undefined {
+  const lines = (term as BufferCore<L>)._core?._bufferService?.buffers?.normal?.lines;
+  const methods = ['get', 'push', 'recycle', 'splice', 'trimStart', 'shiftElements'] as const;
+  return lines && methods.every((m) => typeof lines[m] === 'function') ? lines : undefined;
+}
+
+/**
+ * Calls `leave` with each line about to leave the top of `lines` (oldest first), before xterm
+ * reuses or drops it: wherever its list trims (a scroll with the buffer full, an insert into a
+ * full buffer, a resize's trim, erasing the scrollback).
+ */
+export function watchLeaving<L>(lines: LineList<L>, leave: (line: L) => void): void {
+  const list = Object.getPrototypeOf(lines) as LineList<L>;
+  const first = (count: number, at: (index: number) => L | undefined) => {
+    for (let i = 0; i < count; i++) {
+      const line = at(i);
+      if (line !== undefined) leave(line);
+    }
+  };
+  Object.assign(lines, {
+    recycle(this: LineList<L>) {
+      const line = this.get(0);
+      if (line !== undefined && this.length === this.maxLength) leave(line);
+      return list.recycle.call(this);
+    },
+    push(this: LineList<L>, line: L) {
+      if (this.length === this.maxLength) first(1, (i) => this.get(i));
+      list.push.call(this, line);
+    },
+    splice(this: LineList<L>, start: number, deleteCount: number, ...items: L[]) {
+      // The list after the delete and the insert, whose first lines past maxLength go.
+      const trimmed = this.length - Math.min(deleteCount, Math.max(0, this.length - start)) + items.length - this.maxLength;
+      const after = (i: number) =>
+        i < start ? this.get(i) : i < start + items.length ? items[i - start] : this.get(i - items.length + deleteCount);
+      first(trimmed, after);
+      list.splice.call(this, start, deleteCount, ...items);
+    },
+    trimStart(this: LineList<L>, count: number) {
+      first(Math.min(count, this.length), (i) => this.get(i));
+      list.trimStart.call(this, count);
+    },
+    shiftElements(this: LineList<L>, start: number, count: number, offset: number) {
+      const trimmed = offset > 0 && count > 0 ? Math.max(this.length, start + count + offset) - this.maxLength : 0;
+      const after = (i: number) => (i >= start + offset && i < start + offset + count ? this.get(i - offset) : this.get(i));
+      first(trimmed, after);
+      list.shiftElements.call(this, start, count, offset);
+    },
+  });
+}

@@ -2,15 +2,16 @@ import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
 import { DamageTracker, type RowRange } from './damage.js';
-import { type BufferText, bufferText, type MouseMode, mayMismeasure, readSgr, trackCursorVisible, trackMouse } from './screen-buffer.js';
+import { type BufferText, type MouseMode, mayMismeasure, readSgr, trackCursorVisible, trackMouse } from './screen-buffer.js';
+import { type Mark, ScreenLines } from './screen-lines.js';
 import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrStep, sgrTransition } from './sgr.js';
 
 export type { RowRange } from './damage.js';
 export type { BufferText, MouseMode } from './screen-buffer.js';
+export type { Mark } from './screen-lines.js';
 
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
-type XMarker = ReturnType<XTerminal['registerMarker']>;
 type XCell = ReturnType<XTerminal['buffer']['active']['getNullCell']>;
 
 export type ScreenOptions = {
@@ -28,19 +29,20 @@ export type Snapshot = {
   readonly osc: ReadonlyMap<number, string>;
 };
 
-/** A point in the buffer that follows scrolling; `line` is -1 once it was trimmed off the scrollback. */
-export type Mark = { readonly line: number; dispose(): void };
-
 /** Columns `from` (included) to `to` (excluded) of a row. */
 export type Span = { readonly from: number; readonly to: number };
 
 /** The program's cursor on the visible screen; `visible` is DECTCEM (`CSI ? 25 h/l`) and on-screen. */
 export type Cursor = { readonly row: number; readonly col: number; readonly visible: boolean };
 
+/** Scrollback lines xterm itself holds (and rewraps on a resize); older ones are kept compactly (scrollback.ts). */
+const XTERM_SCROLLBACK = 500;
+
 /**
  * A headless xterm fed with an agent's output bytes (UTF-8 decoded as a stream by xterm),
- * Unicode 11 widths, ≥ 10,000 lines of scrollback. The only place that knows @xterm/headless (with
- * its helpers in screen-buffer.ts).
+ * Unicode 11 widths, ≥ 10,000 lines of scrollback: the newest in xterm, the rest kept compactly
+ * by screen-lines.ts. The only place that knows @xterm/headless (with its helpers in
+ * screen-buffer.ts, screen-lines.ts and scrollback.ts, which see it by shape).
  */
 export class Screen {
   readonly #term: XTerminal;
@@ -56,17 +58,14 @@ export class Screen {
   #cell: XCell | undefined;
   readonly #sgr: Sgr = { ...DEFAULT_SGR };
   readonly #mouse: () => MouseMode;
+  readonly #lines: ScreenLines<XCell>;
   /** The whole buffer's lines (scrollback and live screen), for copy mode. */
   readonly text: BufferText;
   readonly #damage: DamageTracker;
 
   constructor(options: ScreenOptions) {
-    this.#term = new Terminal({
-      cols: options.cols,
-      rows: options.rows,
-      scrollback: Math.max(options.scrollback ?? 10_000, 10_000),
-      allowProposedApi: true,
-    });
+    const keep = Math.max(options.scrollback ?? 10_000, 10_000);
+    this.#term = new Terminal({ cols: options.cols, rows: options.rows, scrollback: XTERM_SCROLLBACK, allowProposedApi: true });
     this.#term.loadAddon(new unicode11.Unicode11Addon());
     this.#term.unicode.activeVersion = '11';
     this.#term.onTitleChange((title) => {
@@ -74,7 +73,8 @@ export class Screen {
     });
     this.#cursorVisible = trackCursorVisible(this.#term);
     this.#mouse = trackMouse(this.#term);
-    this.text = bufferText(this.#term);
+    this.#lines = new ScreenLines<XCell>(this.#term, keep, XTERM_SCROLLBACK);
+    this.text = this.#lines.bufferText();
     this.#damage = new DamageTracker(this.#term);
     for (const code of options.osc ?? []) {
       this.#term.parser.registerOscHandler(code, (data) => {
@@ -97,11 +97,11 @@ export class Screen {
   /**
    * Keys were just typed: the program's next output (the echo) is parsed as it is written, not on
    * xterm's next 0 ms timeout (≥ 1 ms) — xterm's own path for user input, for one write, so a flood
-   * is still parsed in time slices. Not while the view is scrolled back: xterm would scroll it down.
+   * is still parsed in time slices. (The painted view is relevo's own: xterm's stays at the bottom.)
    */
   typed(): void {
     this.#typed = true;
-    if (this.scrolledBack === 0) this.#term.input('', true);
+    this.#term.input('', true);
   }
 
   /**
@@ -163,14 +163,13 @@ export class Screen {
 
   /** Rows from absolute line `from` to the end of the screen, with soft-wrap flags. */
   rowsFrom(from: number): ScreenRow[] {
-    const buf = this.#term.buffer.active;
-    const end = buf.baseY + this.#term.rows;
+    const end = this.#lines.liveTop + this.#term.rows;
     const rows: ScreenRow[] = [];
     for (let i = Math.max(0, from); i < end; i++) {
-      const line = buf.getLine(i);
+      const line = this.#lines.line(i);
       if (!line) continue;
       // Keep the trailing spaces of a row that wraps on, or the space at the wrap point is lost.
-      const continues = buf.getLine(i + 1)?.isWrapped ?? false;
+      const continues = this.#lines.line(i + 1)?.isWrapped ?? false;
       rows.push({ text: line.translateToString(!continues), wrapped: line.isWrapped });
     }
     return rows;
@@ -181,15 +180,9 @@ export class Screen {
     return this.#term.buffer.active.cursorY;
   }
 
-  /** A mark on row `row` of the visible screen, following it as the screen scrolls. */
+  /** A mark on row `row` of the visible screen, following it as the screen scrolls (a line of `text`). */
   markRow(row: number): Mark {
-    const marker: XMarker | undefined = this.#term.registerMarker(row - this.#term.buffer.active.cursorY);
-    return {
-      get line() {
-        return marker && !marker.isDisposed ? marker.line : -1;
-      },
-      dispose: () => marker?.dispose(),
-    };
+    return this.#lines.markRow(row, this.#term.buffer.active.cursorY);
   }
 
   /**
@@ -199,7 +192,7 @@ export class Screen {
    */
   cursor(): Cursor {
     const buf = this.#term.buffer.active;
-    const row = buf.baseY + buf.cursorY - buf.viewportY;
+    const row = this.#lines.liveTop + buf.cursorY - this.#lines.viewTop;
     const col = Math.min(buf.cursorX, this.#term.cols - 1);
     return { row, col, visible: this.#cursorVisible() && row >= 0 && row < this.#term.rows };
   }
@@ -221,9 +214,8 @@ export class Screen {
    * drawn in reverse video (copy mode's selection).
    */
   styledRow(y: number, width: number, from = 0, anchor?: number, invert?: readonly Span[]): string {
-    const buf = this.#term.buffer.active;
-    const line = y >= 0 && y < this.#term.rows ? buf.getLine(buf.viewportY + y) : undefined;
-    this.#cell ??= buf.getNullCell();
+    const line = y >= 0 && y < this.#term.rows ? this.#lines.line(this.#lines.viewTop + y) : undefined;
+    this.#cell ??= this.#term.buffer.active.getNullCell();
     const cell = this.#cell;
     const cur: Sgr = { ...DEFAULT_SGR };
     const next = this.#sgr;
@@ -270,27 +262,29 @@ export class Screen {
 
   /** Moves the painted view into the scrollback (negative = up); the live screen read by detection is unaffected. */
   scrollView(lines: number): void {
-    this.#term.scrollLines(lines);
+    this.#lines.scrollView(lines);
+    this.#damage.all();
   }
 
   /** Scrolls the painted view so that its first row is buffer line `line` (see `text`). */
   scrollViewTo(line: number): void {
-    this.#term.scrollToLine(line);
+    this.#lines.scrollViewTo(line);
+    this.#damage.all();
   }
 
   /** Back to the live screen. */
   scrollViewToBottom(): void {
-    this.#term.scrollToBottom();
+    this.#lines.scrollViewToBottom();
+    this.#damage.all();
   }
 
   /** How many lines the painted view is above the live screen. */
   get scrolledBack(): number {
-    const buf = this.#term.buffer.active;
-    return buf.baseY - buf.viewportY;
+    return this.#lines.scrolledBack;
   }
 
   resize(cols: number, rows: number): void {
-    this.#term.resize(cols, rows);
+    this.#lines.resize(cols, rows);
   }
 
   dispose(): void {

@@ -1,5 +1,6 @@
 import type { RelayEvent, Role } from '../../protocol/index.js';
 import type { AgentPane, TurnEnd } from '../../pty/agent.js';
+import { MemoryRelief } from './memory-relief.js';
 
 /** What watching an agent needs of the run. */
 export type WatchContext = {
@@ -14,14 +15,20 @@ export type WatchContext = {
   readonly blockedTimeoutMs: number;
 };
 
-/** Turns what each agent's pane reports (turns, blocked prompts, exits) into relay events, and times how long an agent stays blocked. */
+/**
+ * Turns what each agent's pane reports (turns, blocked prompts, exits) into relay events, and times
+ * how long an agent stays blocked. Its panes' output also tells when relevo has gone still, and
+ * can give memory back (memory-relief.ts).
+ */
 export class AgentWatch {
   readonly #blockedTimers = new Map<Role, NodeJS.Timeout>();
+  readonly #relief = new MemoryRelief();
 
   constructor(private readonly run: WatchContext) {}
 
   watch(role: Role, agent: AgentPane): void {
     const run = this.run;
+    agent.pane.onUpdate(() => this.#relief.activity());
     agent.onTurnBegan(({ sent }) => run.turnBegan(role, sent));
     agent.onTurnEnded((end) => run.turnEnded(role, end));
     agent.onBlocked((detail) => {
@@ -42,9 +49,10 @@ export class AgentWatch {
     });
   }
 
-  /** No blocked timer is left running. */
+  /** No blocked timer is left running (nor the memory relief's). */
   stop(role: Role): void {
     this.#clearBlocked(role);
+    this.#relief.dispose();
   }
 
   #clearBlocked(role: Role): void {

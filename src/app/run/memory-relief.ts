@@ -1,0 +1,90 @@
+/**
+ * Gives memory back once relevo has gone still. While agents stream, V8 grows its young generation
+ * to 32 MB — that is what keeps a flooding pane at the bare stack's speed (capped at 8 MB, its
+ * scavenges cost a quarter of the throughput) — and keeps it until its memory reducer runs, which
+ * after a busy run can take a minute or more. One full collection, once nothing happened for a
+ * while and V8 sees its allocation rate low, shrinks the young generation at once (relevo idle
+ * after the demo: ≈ 117 → 87 MB). A collection V8 did not let shrink it is tried again, at most
+ * `TRIES` times; then nothing runs until the next activity: a still relevo arms no timer.
+ */
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** How long relevo must be still (no pane output, no key) before it collects. */
+export const RELIEF_MS = 15_000;
+const TRIES = 3;
+/** The young generation's size once shrunk (V8's smallest is 1 MB a semi-space). */
+const SHRUNK_BYTES = 4 * 1024 * 1024;
+
+const youngBytes = (): number => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+
+/** V8's `gc()`, made available for a moment (node starts without --expose-gc); null where it cannot be. */
+export function exposedGc(): (() => void) | null {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    return typeof gc === 'function' ? () => (gc as () => void)() : null;
+  } catch {
+    return null;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+export type ReliefOptions = {
+  readonly stillMs?: number;
+  readonly gc?: (() => void) | null;
+  /** The young generation's size now (tests give their own). */
+  readonly young?: () => number;
+  readonly now?: () => number;
+};
+
+export class MemoryRelief {
+  readonly #stillMs: number;
+  readonly #gc: (() => void) | null;
+  readonly #young: () => number;
+  readonly #now: () => number;
+  #last: number;
+  #timer: NodeJS.Timeout | undefined;
+  #tries = 0;
+  #disposed = false;
+
+  constructor(options: ReliefOptions = {}) {
+    this.#stillMs = options.stillMs ?? RELIEF_MS;
+    this.#gc = options.gc === undefined ? exposedGc() : options.gc;
+    this.#young = options.young ?? youngBytes;
+    this.#now = options.now ?? (() => performance.now());
+    this.#last = this.#now();
+  }
+
+  /** Something happened (output, a key): the still period starts again. Cheap: one clock read, at most one timer armed. */
+  activity(): void {
+    this.#last = this.#now();
+    this.#tries = 0;
+    if (this.#timer === undefined) this.#arm(this.#stillMs);
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(ms: number): void {
+    if (this.#disposed || this.#gc === null) return;
+    this.#timer = setTimeout(() => this.#check(), ms);
+    this.#timer.unref();
+  }
+
+  #check(): void {
+    this.#timer = undefined;
+    const still = this.#now() - this.#last;
+    if (still < this.#stillMs) {
+      this.#arm(this.#stillMs - still);
+      return;
+    }
+    if (this.#young() <= SHRUNK_BYTES) return;
+    this.#gc?.();
+    if (this.#young() > SHRUNK_BYTES && ++this.#tries < TRIES) this.#arm(this.#stillMs);
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * A pane's lines as one list: the scrollback kept compactly (scrollback.ts) above what xterm's
+ * buffer still holds (its own short scrollback and the live screen), numbered from 0 (the oldest
+ * line kept); the painted view over them, and marks that follow a line as it scrolls up and out
+ * of xterm. screen.ts's helper: xterm is seen by shape, as in screen-buffer.ts.
+ */
+import { type BufferText, normalLines, watchLeaving } from './screen-buffer.js';
+import { type CellSlot, type LeavingLine, Scrollback } from './scrollback.js';
+
+/** A line as the screen reads it, from xterm's buffer or from the scrollback. */
+export type ReadLine<C> = {
+  readonly length: number;
+  readonly isWrapped: boolean;
+  getCell(x: number, cell: C): unknown;
+  translateToString(trimRight?: boolean): string;
+};
+
+/** What is read of the xterm Terminal. */
+type Terminal<C> = {
+  readonly rows: number;
+  readonly cols: number;
+  readonly options: { scrollback?: number };
+  readonly buffer: {
+    readonly active: {
+      readonly type: 'normal' | 'alternate';
+      readonly length: number;
+      readonly baseY: number;
+      getLine(y: number): ReadLine<C> | undefined;
+      getNullCell(): C;
+    };
+  };
+  registerMarker(
+    offset: number,
+  ): { readonly line: number; readonly isDisposed: boolean; onDispose(cb: () => void): unknown; dispose(): void } | undefined;
+  readonly parser: { registerCsiHandler(id: { prefix?: string; final: string }, cb: (params: (number | number[])[]) => boolean): unknown };
+  resize(cols: number, rows: number): void;
+};
+type ResetEvents = { _core?: { _inputHandler?: { onRequestReset?: (cb: () => void) => unknown } } };
+
+/** A point in the lines that follows scrolling; `line` is -1 once it is no longer kept. */
+export type Mark = { readonly line: number; dispose(): void };
+
+export class ScreenLines<C> {
+  readonly #term: Terminal<C>;
+  /** Scrollback lines xterm itself keeps (the rest go to #kept). */
+  readonly #live: number;
+  readonly #kept: Scrollback;
+  #watched: object | undefined;
+  /** Lines the next trims drop instead of keeping: the scrollback being erased (ED3). */
+  #erasing = 0;
+  /** The view's first line, as a count of lines ever kept (so new lines do not move it); null: the live screen. */
+  #viewAt: number | null = null;
+  readonly #slot: C;
+
+  /** `keep`: lines kept above the live screen, at least; xterm itself holds `live` of them. */
+  constructor(term: Terminal<C>, keep: number, live: number) {
+    this.#term = term;
+    this.#live = Math.min(live, keep);
+    this.#kept = new Scrollback(keep - this.#live);
+    this.#slot = term.buffer.active.getNullCell();
+    this.#watch();
+    const erase = (params: (number | number[])[]) => {
+      if (params[0] === 3 && term.buffer.active.type === 'normal') {
+        this.#kept.clear();
+        this.#erasing = Math.max(0, term.buffer.active.length - term.rows);
+      }
+      return false;
+    };
+    term.parser.registerCsiHandler({ final: 'J' }, erase);
+    term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase);
+    // A hard reset (RIS) gives xterm new buffers: the history goes, the new list is watched.
+    (term as ResetEvents)._core?._inputHandler?.onRequestReset?.(() => {
+      this.#kept.clear();
+      this.#watch();
+    });
+  }
+
+  /** Lines above xterm's own: the scrollback's, while the normal buffer is on screen. */
+  get #above(): number {
+    return this.#term.buffer.active.type === 'normal' ? this.#kept.length : 0;
+  }
+
+  get length(): number {
+    return this.#above + this.#term.buffer.active.length;
+  }
+
+  /** The first line of the live screen. */
+  get liveTop(): number {
+    return this.#above + this.#term.buffer.active.baseY;
+  }
+
+  /** The first line the view shows. */
+  get viewTop(): number {
+    const live = this.liveTop;
+    return this.#viewAt === null ? live : Math.max(0, Math.min(live, this.#viewAt - this.#kept.dropped));
+  }
+
+  /** Line `i`, or undefined past the ends. */
+  line(i: number): ReadLine<C> | undefined {
+    const above = this.#above;
+    if (i < 0) return undefined;
+    return i < above ? (this.#kept.row(i, this.#slot as CellSlot) as unknown as ReadLine<C>) : this.#term.buffer.active.getLine(i - above);
+  }
+
+  /** Line `i`'s text, trailing spaces trimmed unless the next line continues it (a soft wrap). */
+  text(i: number): string {
+    return this.line(i)?.translateToString(!(this.line(i + 1)?.isWrapped ?? false)) ?? '';
+  }
+
+  /** The lines as copy mode reads them. */
+  bufferText(): BufferText {
+    const self = this;
+    return {
+      get length() {
+        return self.length;
+      },
+      get viewTop() {
+        return self.viewTop;
+      },
+      get liveTop() {
+        return self.liveTop;
+      },
+      line: (index) => this.text(index),
+      wrapped: (index) => this.line(index)?.isWrapped ?? false,
+    };
+  }
+
+  /** Moves the view by `lines` (negative: up); back on the live screen when it reaches it. */
+  scrollView(lines: number): void {
+    this.scrollViewTo(this.viewTop + lines);
+  }
+
+  /** The view's first line at `line` (kept within the lines). */
+  scrollViewTo(line: number): void {
+    const live = this.liveTop;
+    const top = Math.max(0, Math.min(live, Math.floor(line)));
+    this.#viewAt = top >= live ? null : top + this.#kept.dropped;
+  }
+
+  scrollViewToBottom(): void {
+    this.#viewAt = null;
+  }
+
+  /** How many lines the view is above the live screen. */
+  get scrolledBack(): number {
+    return this.liveTop - this.viewTop;
+  }
+
+  /**
+   * A mark on row `row` of the live screen. While the line is in xterm's buffer, xterm's marker
+   * follows it; once it leaves for the scrollback it keeps its place there.
+   */
+  markRow(row: number, cursorRow: number): Mark {
+    const marker = this.#term.registerMarker(row - cursorRow);
+    const normal = this.#term.buffer.active.type === 'normal';
+    let kept = -1;
+    let disposed = marker === undefined;
+    // Disposed by a trim: the line's count among all lines kept (the scrollback took it, or it is gone).
+    marker?.onDispose(() => {
+      if (!disposed && normal) kept = this.#kept.dropped + this.#kept.length + marker.line;
+    });
+    const self = this;
+    return {
+      get line() {
+        if (disposed || marker === undefined) return -1;
+        if (!marker.isDisposed) return (normal ? self.#above : 0) + marker.line;
+        const at = kept - self.#kept.dropped;
+        return kept >= 0 && at >= 0 && normal ? at : -1;
+      },
+      dispose: () => {
+        disposed = true;
+        marker?.dispose();
+      },
+    };
+  }
+
+  /**
+   * Resizes xterm. When it gets narrower, xterm rewraps its lines into more rows and would drop
+   * the oldest past its limit without trimming them: the limit is raised for the resize, then set
+   * back, which trims them into the scrollback.
+   */
+  resize(cols: number, rows: number): void {
+    const term = this.#term;
+    if (cols < term.cols) term.options.scrollback = Math.max(this.#live, term.buffer.active.length * Math.ceil(term.cols / cols));
+    term.resize(cols, rows);
+    term.options.scrollback = this.#live;
+  }
+
+  #watch(): void {
+    const lines = normalLines<LeavingLine>(this.#term);
+    if (lines === undefined || lines === this.#watched) return;
+    this.#watched = lines;
+    watchLeaving(lines, (line) => {
+      if (this.#erasing > 0) {
+        this.#erasing--;
+        this.#kept.skip();
+      } else this.#kept.add(line);
+    });
+  }
+}
