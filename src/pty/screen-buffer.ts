@@ -26,14 +26,6 @@ type Cell = { readonly [K in CellFlag]: () => boolean | number } & { readonly [K
 
 /** What is read of the xterm Terminal. */
 type Terminal = {
-  readonly buffer: {
-    readonly active: {
-      readonly length: number;
-      readonly viewportY: number;
-      readonly baseY: number;
-      getLine(y: number): { readonly isWrapped: boolean; translateToString(trimRight?: boolean): string } | undefined;
-    };
-  };
   readonly modes: { readonly mouseTrackingMode: MouseMode['tracking'] };
   readonly parser: {
     registerCsiHandler(
@@ -90,26 +82,6 @@ export type BufferText = {
   /** The line continues the one above it (the terminal wrapped it there). */
   wrapped(index: number): boolean;
 };
-
-export function bufferText(term: Terminal): BufferText {
-  const buf = () => term.buffer.active;
-  return {
-    get length() {
-      return buf().length;
-    },
-    get viewTop() {
-      return buf().viewportY;
-    },
-    get liveTop() {
-      return buf().baseY;
-    },
-    line: (index) =>
-      buf()
-        .getLine(index)
-        ?.translateToString(!(buf().getLine(index + 1)?.isWrapped ?? false)) ?? '',
-    wrapped: (index) => buf().getLine(index)?.isWrapped ?? false,
-  };
-}
 
 /**
  * The mouse reporting a program asked for: which events (DECSET 9 x10: presses; 1000 vt200: presses

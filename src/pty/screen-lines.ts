@@ -42,6 +42,8 @@ export type Mark = { readonly line: number; dispose(): void };
 
 export class ScreenLines<C> {
   readonly #term: Terminal<C>;
+  /** xterm's buffers, read once (the getter checks an option on every call). */
+  readonly #buffers: Terminal<C>['buffer'];
   /** Scrollback lines xterm itself keeps (the rest go to #kept). */
   readonly #live: number;
   readonly #kept: Scrollback;
@@ -55,14 +57,15 @@ export class ScreenLines<C> {
   /** `keep`: lines kept above the live screen, at least; xterm itself holds `live` of them. */
   constructor(term: Terminal<C>, keep: number, live: number) {
     this.#term = term;
+    this.#buffers = term.buffer;
     this.#live = Math.min(live, keep);
     this.#kept = new Scrollback(keep - this.#live);
-    this.#slot = term.buffer.active.getNullCell();
+    this.#slot = this.#buffers.active.getNullCell();
     this.#watch();
     const erase = (params: (number | number[])[]) => {
-      if (params[0] === 3 && term.buffer.active.type === 'normal') {
+      if (params[0] === 3 && this.#buffers.active.type === 'normal') {
         this.#kept.clear();
-        this.#erasing = Math.max(0, term.buffer.active.length - term.rows);
+        this.#erasing = Math.max(0, this.#buffers.active.length - term.rows);
       }
       return false;
     };
@@ -77,16 +80,16 @@ export class ScreenLines<C> {
 
   /** Lines above xterm's own: the scrollback's, while the normal buffer is on screen. */
   get #above(): number {
-    return this.#term.buffer.active.type === 'normal' ? this.#kept.length : 0;
+    return this.#buffers.active.type === 'normal' ? this.#kept.length : 0;
   }
 
   get length(): number {
-    return this.#above + this.#term.buffer.active.length;
+    return this.#above + this.#buffers.active.length;
   }
 
   /** The first line of the live screen. */
   get liveTop(): number {
-    return this.#above + this.#term.buffer.active.baseY;
+    return this.#above + this.#buffers.active.baseY;
   }
 
   /** The first line the view shows. */
@@ -99,7 +102,7 @@ export class ScreenLines<C> {
   line(i: number): ReadLine<C> | undefined {
     const above = this.#above;
     if (i < 0) return undefined;
-    return i < above ? (this.#kept.row(i, this.#slot as CellSlot) as unknown as ReadLine<C>) : this.#term.buffer.active.getLine(i - above);
+    return i < above ? (this.#kept.row(i, this.#slot as CellSlot) as unknown as ReadLine<C>) : this.#buffers.active.getLine(i - above);
   }
 
   /** Line `i`'s text, trailing spaces trimmed unless the next line continues it (a soft wrap). */
@@ -152,7 +155,7 @@ export class ScreenLines<C> {
    */
   markRow(row: number, cursorRow: number): Mark {
     const marker = this.#term.registerMarker(row - cursorRow);
-    const normal = this.#term.buffer.active.type === 'normal';
+    const normal = this.#buffers.active.type === 'normal';
     let kept = -1;
     let disposed = marker === undefined;
     // Disposed by a trim: the line's count among all lines kept (the scrollback took it, or it is gone).
@@ -181,7 +184,7 @@ export class ScreenLines<C> {
    */
   resize(cols: number, rows: number): void {
     const term = this.#term;
-    if (cols < term.cols) term.options.scrollback = Math.max(this.#live, term.buffer.active.length * Math.ceil(term.cols / cols));
+    if (cols < term.cols) term.options.scrollback = Math.max(this.#live, this.#buffers.active.length * Math.ceil(term.cols / cols));
     term.resize(cols, rows);
     term.options.scrollback = this.#live;
   }

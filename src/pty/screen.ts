@@ -59,6 +59,8 @@ export class Screen {
   readonly #sgr: Sgr = { ...DEFAULT_SGR };
   readonly #mouse: () => MouseMode;
   readonly #lines: ScreenLines<XCell>;
+  /** xterm's buffers (its getter checks the proposed-API option on every call: read once). */
+  readonly #buffers: XTerminal['buffer'];
   /** The whole buffer's lines (scrollback and live screen), for copy mode. */
   readonly text: BufferText;
   readonly #damage: DamageTracker;
@@ -66,6 +68,7 @@ export class Screen {
   constructor(options: ScreenOptions) {
     const keep = Math.max(options.scrollback ?? 10_000, 10_000);
     this.#term = new Terminal({ cols: options.cols, rows: options.rows, scrollback: XTERM_SCROLLBACK, allowProposedApi: true });
+    this.#buffers = this.#term.buffer;
     this.#term.loadAddon(new unicode11.Unicode11Addon());
     this.#term.unicode.activeVersion = '11';
     this.#term.onTitleChange((title) => {
@@ -150,11 +153,11 @@ export class Screen {
   }
 
   get altScreen(): boolean {
-    return this.#term.buffer.active.type === 'alternate';
+    return this.#buffers.active.type === 'alternate';
   }
 
   snapshot(): Snapshot {
-    const buf = this.#term.buffer.active;
+    const buf = this.#buffers.active;
     const viewport: string[] = [];
     // The live screen (the bottom of the buffer), wherever a person has scrolled the view.
     for (let y = 0; y < this.#term.rows; y++) viewport.push(buf.getLine(buf.baseY + y)?.translateToString(true) ?? '');
@@ -177,12 +180,12 @@ export class Screen {
 
   /** Row of the cursor on the visible screen. */
   get cursorRow(): number {
-    return this.#term.buffer.active.cursorY;
+    return this.#buffers.active.cursorY;
   }
 
   /** A mark on row `row` of the visible screen, following it as the screen scrolls (a line of `text`). */
   markRow(row: number): Mark {
-    return this.#lines.markRow(row, this.#term.buffer.active.cursorY);
+    return this.#lines.markRow(row, this.#buffers.active.cursorY);
   }
 
   /**
@@ -191,7 +194,7 @@ export class Screen {
    * `visible` is false when the program hid it (DECTCEM) or the viewport does not show its row.
    */
   cursor(): Cursor {
-    const buf = this.#term.buffer.active;
+    const buf = this.#buffers.active;
     const row = this.#lines.liveTop + buf.cursorY - this.#lines.viewTop;
     const col = Math.min(buf.cursorX, this.#term.cols - 1);
     return { row, col, visible: this.#cursorVisible() && row >= 0 && row < this.#term.rows };
@@ -215,7 +218,7 @@ export class Screen {
    */
   styledRow(y: number, width: number, from = 0, anchor?: number, invert?: readonly Span[]): string {
     const line = y >= 0 && y < this.#term.rows ? this.#lines.line(this.#lines.viewTop + y) : undefined;
-    this.#cell ??= this.#term.buffer.active.getNullCell();
+    this.#cell ??= this.#buffers.active.getNullCell();
     const cell = this.#cell;
     const cur: Sgr = { ...DEFAULT_SGR };
     const next = this.#sgr;

@@ -92,6 +92,7 @@ export class Compositor {
         this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
           trailer: () => this.#cursor(),
           invert: (row) => this.#spans(role, row),
+          inverting: () => this.#copy(role) !== null,
         });
       this.#painters[role]!.invalidate();
     }

@@ -18,6 +18,8 @@ export type PainterOptions = {
   readonly trailer?: () => string;
   /** Columns of a screen row (of its view) to draw in reverse video: copy mode's selection and match. */
   readonly invert?: (row: number) => readonly Span[] | undefined;
+  /** Whether `invert` may answer for any row now (copy mode is on this pane); asked once a frame. */
+  readonly inverting?: () => boolean;
 };
 
 export type PainterStats = {
@@ -54,6 +56,7 @@ export class PanePainter {
   readonly #now: () => number;
   readonly #trailer: (() => string) | undefined;
   readonly #invert: PainterOptions['invert'];
+  readonly #inverting: () => boolean;
   #rect: Rect;
   /** What each rectangle row shows on the real terminal, as last written; undefined = unknown. */
   #painted: (string | undefined)[];
@@ -82,6 +85,7 @@ export class PanePainter {
     this.#now = options.now ?? (() => performance.now());
     this.#trailer = options.trailer;
     this.#invert = options.invert;
+    this.#inverting = options.inverting ?? (() => true);
   }
 
   get rect(): Rect {
@@ -162,8 +166,9 @@ export class PanePainter {
     this.#inverted = false;
     let out = '';
     let count = 0;
+    const inverting = this.#invert !== undefined && this.#inverting();
     for (let y = 0; y < height; y++) {
-      const invert = this.#invert?.(cut + y);
+      const invert = inverting ? this.#invert?.(cut + y) : undefined;
       if (invert !== undefined) this.#inverted = true;
       const same = !every && invert === undefined && this.#painted[y] !== undefined && (cut + y < changed.from || cut + y > changed.to);
       if (same) continue;
