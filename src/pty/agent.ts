@@ -51,6 +51,7 @@ export class AgentPane implements DeliveryTarget {
   readonly onExit: Pane['onExit'];
   #detection: Detection = { state: 'unknown', rule: null };
   #timer: NodeJS.Timeout | null = null;
+  #disposed = false;
   #timerDue = 0;
   #turnStart: Mark | null = null;
   /** Where the chrome started the last time the agent was idle between turns. */
@@ -74,7 +75,8 @@ export class AgentPane implements DeliveryTarget {
     const { quiet_ms, require_busy, evidence_quiet_ms } = profile.data.detect;
     this.#tracker = new TurnTracker(quiet_ms, require_busy, evidence_quiet_ms);
     this.onExit = pane.onExit;
-    pane.onUpdate(() => this.#schedule(EVALUATE_EVERY_MS));
+    // After this update's other listeners (the painter shows an echo first).
+    pane.onUpdate(() => queueMicrotask(() => this.#schedule(EVALUATE_EVERY_MS)));
     pane.onExit(() => {
       this.#clearTimer();
       this.#tracker.cancel();
@@ -124,9 +126,9 @@ export class AgentPane implements DeliveryTarget {
 
   /** Keystrokes from the person at the keyboard, passed through as they are: a turn they start is watched too. */
   type(data: string): void {
+    this.pane.write(data);
     this.#userTyped = true;
     this.#keys.keys(data);
-    this.pane.write(data);
   }
 
   /** A paste from the person at the keyboard: bracketed when the agent asked for it (the pane decides). */
@@ -243,6 +245,7 @@ export class AgentPane implements DeliveryTarget {
 
   /** An evaluation in `ms`, unless one is due sooner (a screen change during a long quiet wait is looked at soon). */
   #schedule(ms: number): void {
+    if (this.#disposed) return;
     const due = Date.now() + ms;
     if (this.#timer !== null && this.#timerDue <= due) return;
     this.#clearTimer();
@@ -259,6 +262,7 @@ export class AgentPane implements DeliveryTarget {
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#clearTimer();
     this.#turnStart?.dispose();
     this.#idleStart?.dispose();

@@ -88,7 +88,7 @@ export class LocalPane implements Pane {
     this.#pty.onData((data: string) => {
       this.#lastChangeAt = Date.now();
       const text = this.history.write(data);
-      void this.screen.write(text).then(() => this.#onUpdate.fire());
+      void this.screen.write(text, () => this.#onUpdate.fire());
     });
     this.#pty.onExit(({ exitCode, signal }) => {
       // Let the last output reach the screen before telling anyone.
@@ -114,8 +114,9 @@ export class LocalPane implements Pane {
 
   write(data: string): void {
     if (this.#exit !== null) return;
-    this.screen.typed();
     this.#pty.write(data);
+    // After the write (the echo cannot be read before this returns): the keys reach the program sooner.
+    this.screen.typed();
   }
 
   paste(text: string, newline: string): void {

@@ -2,9 +2,10 @@ import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { ScreenRow } from '../protocol/index.js';
 import { DamageTracker, type RowRange } from './damage.js';
-import { type BufferText, type MouseMode, mayMismeasure, readSgr, trackCursorVisible, trackMouse } from './screen-buffer.js';
+import { type BufferText, type MouseMode, trackCursorVisible, trackMouse } from './screen-buffer.js';
 import { type Mark, ScreenLines } from './screen-lines.js';
-import { copySgr, DEFAULT_SGR, RESET, SGR_FLAG, type Sgr, sameSgr, sgrStep, sgrTransition } from './sgr.js';
+import { DEFAULT_SGR, type Sgr } from './sgr.js';
+import { renderRow, type Span } from './styled-row.js';
 
 export type { RowRange } from './damage.js';
 export type { BufferText, MouseMode } from './screen-buffer.js';
@@ -29,8 +30,7 @@ export type Snapshot = {
   readonly osc: ReadonlyMap<number, string>;
 };
 
-/** Columns `from` (included) to `to` (excluded) of a row. */
-export type Span = { readonly from: number; readonly to: number };
+export type { Span } from './styled-row.js';
 
 /** The program's cursor on the visible screen; `visible` is DECTCEM (`CSI ? 25 h/l`) and on-screen. */
 export type Cursor = { readonly row: number; readonly col: number; readonly visible: boolean };
@@ -87,12 +87,27 @@ export class Screen {
     }
   }
 
-  /** Feeds bytes; resolves once xterm has parsed them. */
-  write(data: Uint8Array | string): Promise<void> {
+  /**
+   * Feeds bytes; resolves once xterm has parsed them. `parsed` is called right then, in xterm's own
+   * callback — an echo parsed at once is painted without waiting for a promise's turn (a throw in it
+   * is rethrown on its own, never into xterm's write loop).
+   */
+  write(data: Uint8Array | string, parsed?: () => void): Promise<void> {
     this.#version++;
     if (this.#typed) this.#echoVersion = this.#version;
     this.#typed = false;
-    const done = new Promise<void>((resolve) => this.#term.write(data, resolve));
+    const done = new Promise<void>((resolve) =>
+      this.#term.write(data, () => {
+        try {
+          parsed?.();
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+        resolve();
+      }),
+    );
     this.#pending = done;
     return done;
   }
@@ -219,48 +234,7 @@ export class Screen {
   styledRow(y: number, width: number, from = 0, anchor?: number, invert?: readonly Span[]): string {
     const line = y >= 0 && y < this.#term.rows ? this.#lines.line(this.#lines.viewTop + y) : undefined;
     this.#cell ??= this.#buffers.active.getNullCell();
-    const cell = this.#cell;
-    const cur: Sgr = { ...DEFAULT_SGR };
-    const next = this.#sgr;
-    let out = '';
-    let col = 0;
-    const end = Math.min(line?.length ?? 0, from + width);
-    for (let x = Math.max(0, from); x < end && col < width; x++) {
-      line!.getCell(x, cell);
-      const w = cell.getWidth();
-      if (w === 0) {
-        // The right half of a wide character whose left half is before `from`.
-        if (x === from) {
-          out += `${sgrStep(cur, DEFAULT_SGR)} `;
-          col++;
-        }
-        continue;
-      }
-      readSgr(cell, next);
-      // Copy mode's selection and match: shown in reverse video.
-      if (invert?.some((span) => x >= span.from && x < span.to)) next.flags ^= SGR_FLAG.INVERSE;
-      if (!sameSgr(next, cur)) {
-        out += sgrTransition(cur, next);
-        copySgr(cur, next);
-      }
-      if (w > 1 && col + w > width) {
-        out += ' '; // cut by the right edge
-        col++;
-        continue;
-      }
-      const chars = cell.getChars();
-      const resync = anchor !== undefined && mayMismeasure(chars, w);
-      // Blank both cells first (ECH): a terminal that draws this narrow leaves no stale cell behind.
-      if (resync && w === 2) out += '\x1b[2X';
-      out += chars === '' ? ' ' : chars;
-      col += w;
-      if (resync && col < width) out += `\x1b[${anchor + col + 1}G`;
-    }
-    if (col < width) {
-      out += sgrStep(cur, DEFAULT_SGR) + ' '.repeat(width - col);
-      copySgr(cur, DEFAULT_SGR);
-    }
-    return out + RESET;
+    return renderRow(line, this.#cell, this.#sgr, { width, from, anchor, invert });
   }
 
   /** Moves the painted view into the scrollback (negative = up); the live screen read by detection is unaffected. */

@@ -50,8 +50,10 @@ describe('headless screen', () => {
     expect(screen.snapshot().viewport[0]).toBe(''); // a write waits for xterm's next 0 ms timeout
     await screen.settled();
     screen.typed();
-    void screen.write('a');
-    expect(screen.snapshot().viewport[0]).toBe('$ a'); // the echo: parsed in the write itself
+    let painted = '';
+    void screen.write('a', () => (painted = screen.snapshot().viewport[0] ?? ''));
+    expect(painted).toBe('$ a'); // the echo: parsed in the write itself, its callback called right then
+    expect(screen.snapshot().viewport[0]).toBe('$ a');
     void screen.write('b');
     expect(screen.snapshot().viewport[0]).toBe('$ a'); // only the first write after the keys
     await screen.settled();
