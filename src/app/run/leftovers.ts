@@ -21,7 +21,10 @@ export function recordAgents(dir: string, panes: Readonly<Record<Role, Pane>>): 
     const pid = panes[role].owned ? panes[role].pid : undefined;
     if (pid === undefined) return [];
     const stat = procStat(pid);
-    return [{ role, pid, pgid: stat?.pgid ?? pid, sid: stat?.sid ?? pid, start: stat?.start ?? null }];
+    // A pane of relevo's own makes its program a session leader (setsid in the forked child); read
+    // too soon after the spawn, /proc still shows relevo's own group and session — never record those.
+    const own = stat !== null && stat.sid === pid;
+    return [{ role, pid, pgid: own ? stat.pgid : pid, sid: pid, start: stat?.start ?? null }];
   });
   const path = join(dir, 'lock');
   writeFileSync(`${path}.tmp`, `${JSON.stringify({ ...lock, agents })}\n`);
