@@ -33,10 +33,10 @@ const GROUPS = [...FIGURES, ...Object.keys(SCRIPTS)];
 
 type Outcome = { name: string; status: 'ok' | 'skipped' | 'failed'; seconds: number; detail?: string };
 
+const USAGE = `usage: node dist/bench/index.js [--reps N] [--quick] [--only a,b] [--json FILE] [--markdown]\ngroups: ${GROUPS.join(', ')}\n`;
+
 function usage(message: string): never {
-  console.error(`bench: ${message}`);
-  console.error('usage: node dist/bench/index.js [--reps N] [--quick] [--only a,b] [--json FILE] [--markdown]');
-  console.error(`groups: ${GROUPS.join(', ')}`);
+  process.stderr.write(`bench: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -47,6 +47,7 @@ function options() {
     only?: string | undefined;
     json?: string | undefined;
     markdown?: boolean | undefined;
+    help?: boolean | undefined;
   };
   try {
     ({ values } = parseArgs({
@@ -56,10 +57,15 @@ function options() {
         only: { type: 'string' },
         json: { type: 'string', default: 'bench-results.json' },
         markdown: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
     }));
   } catch (error) {
     usage(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    process.exit(0);
   }
   const quick = values.quick === true;
   const reps = values.reps === undefined ? (quick ? 1 : 3) : Number(values.reps);

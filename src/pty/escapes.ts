@@ -26,62 +26,66 @@ export class EscapeStripper {
   #ends: number[] = [];
   /** The last code unit read again ended a control string at a line end. */
   #ended = false;
+  /** The text of the chunk being read. */
+  #out = '';
 
   /**
    * The text of `chunk`, given what came before it; and `chunk` for a terminal: the same, with an ST
    * (ESC backslash) wherever a control string meets a line end, so no terminal swallows the lines after it.
    */
   feed(chunk: string): { readonly text: string; readonly screen: string } {
-    const out: string[] = [];
+    this.#out = '';
     this.#ends = [];
     let i = 0;
     while (i < chunk.length) {
       if (this.#state === 'ground') {
         const end = nextSpecial(chunk, i);
-        if (end > i) this.#text(out, chunk.slice(i, end));
+        if (end > i) this.#text(chunk.slice(i, end));
         if (end === chunk.length) break;
         const c = chunk.charCodeAt(end);
-        if (this.#cr && c !== 0x0d && c !== 0x0a) this.#lineBreak(out);
+        if (this.#cr && c !== 0x0d && c !== 0x0a) this.#lineBreak();
         // A CSI whole in this chunk (SGR between words, a cursor move) is read in one go.
         const final = c === 0x1b && chunk.charCodeAt(end + 1) === 0x5b ? csiFinalAt(chunk, end + 2) : -1;
         if (final >= 0) {
           const f = chunk.charCodeAt(final);
-          this.#csiDone(f, f === 0x68 || f === 0x6c ? csiParams(chunk.slice(end + 2, final)) : '', out);
+          this.#csiDone(f, f === 0x68 || f === 0x6c ? csiParams(chunk.slice(end + 2, final)) : '');
           i = final + 1;
           continue;
         }
-        this.#ground(c, out);
+        this.#ground(c);
         i = end + 1;
-      } else if (this.#step(chunk.charCodeAt(i), out)) i++;
+      } else if (this.#step(chunk.charCodeAt(i))) i++;
       else if (this.#ended) this.#ends.push(i);
     }
-    return { text: out.join(''), screen: this.#ends.length === 0 ? chunk : terminated(chunk, this.#ends) };
+    const text = this.#out;
+    this.#out = '';
+    return { text, screen: this.#ends.length === 0 ? chunk : terminated(chunk, this.#ends) };
   }
 
-  #text(out: string[], text: string): void {
-    if (this.#cr) this.#lineBreak(out);
-    out.push(text);
+  #text(text: string): void {
+    if (this.#cr) this.#lineBreak();
+    this.#out += text;
     this.#lineStart = false;
   }
 
-  #lineBreak(out: string[]): void {
-    out.push('\n');
+  #lineBreak(): void {
+    this.#out += '\n';
     this.#lineStart = true;
     this.#cr = false;
   }
 
   /** Ends the current line, unless nothing is on it. */
-  #boundary(out: string[]): void {
-    if (this.#cr || !this.#lineStart) this.#lineBreak(out);
+  #boundary(): void {
+    if (this.#cr || !this.#lineStart) this.#lineBreak();
   }
 
-  #ground(c: number, out: string[]): void {
+  #ground(c: number): void {
     if (c === 0x1b) this.#state = 'esc';
     else if (c === 0x9b) this.#csi();
     else if (c === 0x90 || c === 0x98 || (c >= 0x9d && c <= 0x9f)) this.#state = 'string';
     else if (c === 0x0d) this.#cr = true;
-    else if (c === 0x0a) this.#lineBreak(out);
-    else if (c === 0x09) this.#text(out, '\t');
+    else if (c === 0x0a) this.#lineBreak();
+    else if (c === 0x09) this.#text('\t');
   }
 
   #csi(): void {
@@ -90,17 +94,17 @@ export class EscapeStripper {
   }
 
   /** One code unit outside ground; false when it ended the sequence without being part of it (read it again). */
-  #step(c: number, out: string[]): boolean {
+  #step(c: number): boolean {
     this.#ended = false;
     switch (this.#state) {
       case 'esc':
-        return this.#esc(c, out);
+        return this.#esc(c);
       case 'escInter':
         if (c >= 0x20 && c <= 0x2f) return true;
         this.#state = 'ground';
         return c >= 0x30 && c <= 0x7e;
       case 'csi':
-        return this.#csiByte(c, out);
+        return this.#csiByte(c);
       case 'string':
         if (c === 0x07 || c === 0x9c) this.#state = 'ground';
         else if (c === 0x1b) this.#state = 'stringEsc';
@@ -131,7 +135,7 @@ export class EscapeStripper {
     }
   }
 
-  #esc(c: number, out: string[]): boolean {
+  #esc(c: number): boolean {
     const ch = String.fromCharCode(c);
     if (c === 0x1b) return true;
     this.#state = 'ground';
@@ -139,12 +143,12 @@ export class EscapeStripper {
     else if (ch === ']' || ch === 'P' || ch === 'X' || ch === '^' || ch === '_') this.#state = 'string';
     else if (ch === 'N' || ch === 'O') this.#state = 'ss';
     else if (c >= 0x20 && c <= 0x2f) this.#state = 'escInter';
-    else if (ch === 'D' || ch === 'E' || ch === 'M' || ch === 'c') this.#boundary(out);
+    else if (ch === 'D' || ch === 'E' || ch === 'M' || ch === 'c') this.#boundary();
     else if (c < 0x30 || c > 0x7e) return false;
     return true;
   }
 
-  #csiByte(c: number, out: string[]): boolean {
+  #csiByte(c: number): boolean {
     if (c >= 0x30 && c <= 0x3f) {
       if (this.#params.length < MAX_PARAMS) this.#params += String.fromCharCode(c);
       return true;
@@ -152,15 +156,16 @@ export class EscapeStripper {
     if (c >= 0x20 && c <= 0x2f) return true;
     this.#state = 'ground';
     if (c < 0x40 || c > 0x7e) return false;
-    this.#csiDone(c, this.#params, out);
+    this.#csiDone(c, this.#params);
     return true;
   }
 
   /** A CSI ended with `c`; `params`: its parameter bytes, the first MAX_PARAMS (needed for DECSET/DECRST only). */
-  #csiDone(c: number, params: string, out: string[]): void {
+  #csiDone(c: number, params: string): void {
+    if (c === 0x6d) return; // SGR, the commonest by far: colours only
     const final = String.fromCharCode(c);
-    if (ROW_FINALS.has(final) || ((final === 'h' || final === 'l') && ALT_SCREEN.test(params))) this.#boundary(out);
-    else if (final === 'C') this.#text(out, ' ');
+    if (ROW_FINALS.has(final) || ((final === 'h' || final === 'l') && ALT_SCREEN.test(params))) this.#boundary();
+    else if (final === 'C') this.#text(' ');
   }
 }
 

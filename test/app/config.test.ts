@@ -82,7 +82,7 @@ describe('relevo.toml', () => {
 
 describe('relevo.example.toml and relevo-tui schema', () => {
   const example = readFileSync(join(PACKAGE_ROOT, 'relevo.example.toml'), 'utf8');
-  const keys = Object.keys(configSchema.shape);
+  const keys = Object.keys(configSchema().shape);
 
   it('every flag is a setting (snake_case; --no-mouse is mouse = false), but the per-invocation ones: --resume, --config, --help, --version', () => {
     const perInvocation = new Set(['resume', 'config', 'help', 'version']);

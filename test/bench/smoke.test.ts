@@ -137,4 +137,14 @@ describe('the bench', () => {
     expect(r.stderr).toMatch(/^groups: startup, memory, idle, echo, throughput, hop/m);
     expect(() => readFileSync(json)).toThrow();
   });
+
+  it('--help prints the flags and the groups on stdout and runs nothing (exit 0)', async () => {
+    const json = join(tmp, 'help.json');
+    const r = await bench(RUNNER, '--help', '--json', json);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^usage: node dist\/bench\/index\.js \[--reps N\]/);
+    expect(r.stdout).toMatch(/^groups: startup, memory, idle, echo, throughput, hop, relay, render, attach$/m);
+    expect(r.stderr).toBe('');
+    expect(() => readFileSync(json)).toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../roles.js';
+import { lazySchema } from './lazy.js';
 
 /** Version of `handoff.json`, `offer.json` and `ack.json`. */
 export const CHECKPOINT_SCHEMA_VERSION = 1;
@@ -17,66 +18,74 @@ const stamp = z.iso.datetime({ offset: true });
 const version = z.literal(CHECKPOINT_SCHEMA_VERSION);
 
 /** The working directory's git state when a checkpoint was written: HEAD and a hash of `git status --porcelain`. */
-export const gitAnchorSchema = z.strictObject({
-  head: z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a commit id'),
-  status_sha256: digest,
-});
+export const gitAnchorSchema = lazySchema(() =>
+  z.strictObject({
+    head: z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a commit id'),
+    status_sha256: digest,
+  }),
+);
 export type GitAnchor = z.infer<typeof gitAnchorSchema>;
 
 /** `<run>/<from>/checkpoints/<seq>/handoff.json`: the source of truth for one handoff. */
-export const handoffCheckpointSchema = z
-  .strictObject({
-    schema_version: version,
-    run_id: field,
-    /** Position in the sender's lane, from 1. */
-    seq: z.number().int().positive(),
-    round: z.number().int().nonnegative(),
-    from: role,
-    to: role,
-    created_at: stamp,
-    /** Of the body, UTF-8. */
-    sha256: digest,
-    bytes: z.number().int().nonnegative(),
-    lines: z.number().int().positive(),
-    /** Absent outside a git repository. */
-    anchor: gitAnchorSchema.optional(),
-    /** The lane seq this checkpoint replaces (a person edited the pending handoff). */
-    supersedes: z.number().int().positive().optional(),
-    /** A person's note relayed after the body, as its own labelled block. */
-    note: z.string().max(2000).optional(),
-    /** The body itself, when the JSON stays within MAX_CHECKPOINT_BYTES. */
-    body: z.string().optional(),
-    /** Otherwise the file next to it that holds the body. */
-    body_file: z.literal(BODY_FILE).optional(),
-  })
-  .refine((c) => (c.body === undefined) !== (c.body_file === undefined), 'exactly one of body and body_file')
-  .refine((c) => c.from !== c.to, 'from and to must differ');
+export const handoffCheckpointSchema = lazySchema(() =>
+  z
+    .strictObject({
+      schema_version: version,
+      run_id: field,
+      /** Position in the sender's lane, from 1. */
+      seq: z.number().int().positive(),
+      round: z.number().int().nonnegative(),
+      from: role,
+      to: role,
+      created_at: stamp,
+      /** Of the body, UTF-8. */
+      sha256: digest,
+      bytes: z.number().int().nonnegative(),
+      lines: z.number().int().positive(),
+      /** Absent outside a git repository. */
+      anchor: gitAnchorSchema.optional(),
+      /** The lane seq this checkpoint replaces (a person edited the pending handoff). */
+      supersedes: z.number().int().positive().optional(),
+      /** A person's note relayed after the body, as its own labelled block. */
+      note: z.string().max(2000).optional(),
+      /** The body itself, when the JSON stays within MAX_CHECKPOINT_BYTES. */
+      body: z.string().optional(),
+      /** Otherwise the file next to it that holds the body. */
+      body_file: z.literal(BODY_FILE).optional(),
+    })
+    .refine((c) => (c.body === undefined) !== (c.body_file === undefined), 'exactly one of body and body_file')
+    .refine((c) => c.from !== c.to, 'from and to must differ'),
+);
 export type HandoffCheckpoint = z.infer<typeof handoffCheckpointSchema>;
 
 /** `offer.json`: relevo offers the checkpoint to its receiver; written before typing. */
-export const offerSchema = z.strictObject({
-  schema_version: version,
-  transfer_id: z.uuid(),
-  /** The checkpoint directory, relative to the run directory. */
-  checkpoint: field,
-  sha256: digest,
-  from: role,
-  to: role,
-  round: z.number().int().nonnegative(),
-  created_at: stamp,
-});
+export const offerSchema = lazySchema(() =>
+  z.strictObject({
+    schema_version: version,
+    transfer_id: z.uuid(),
+    /** The checkpoint directory, relative to the run directory. */
+    checkpoint: field,
+    sha256: digest,
+    from: role,
+    to: role,
+    round: z.number().int().nonnegative(),
+    created_at: stamp,
+  }),
+);
 export type Offer = z.infer<typeof offerSchema>;
 
 /** `ack.json`: created once, when the receiver took the handoff; ownership moves with it. */
-export const ackSchema = z.strictObject({
-  schema_version: version,
-  transfer_id: z.uuid(),
-  receiver: role,
-  sha256: digest,
-  acked_at: stamp,
-  /** The workspace moved since the checkpoint was written. */
-  stale: z.boolean(),
-});
+export const ackSchema = lazySchema(() =>
+  z.strictObject({
+    schema_version: version,
+    transfer_id: z.uuid(),
+    receiver: role,
+    sha256: digest,
+    acked_at: stamp,
+    /** The workspace moved since the checkpoint was written. */
+    stale: z.boolean(),
+  }),
+);
 export type Ack = z.infer<typeof ackSchema>;
 
 /** `<from>/checkpoints/<seq>`: a checkpoint's directory inside its run, always with `/`. */

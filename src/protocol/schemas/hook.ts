@@ -1,43 +1,52 @@
 import { z } from 'zod';
 import { ROLES } from '../roles.js';
+import { lazySchema } from './lazy.js';
 import { HOOK_KINDS, type HookKind } from './profile.js';
 
 /** One message on relevo's hook channel: what an agent's end-of-turn hook reported, with the run's token. */
-export const hookMessageSchema = z.strictObject({
-  token: z.string().min(1).max(256),
-  role: z.enum(ROLES),
-  kind: z.enum(HOOK_KINDS),
-  payload: z.unknown(),
-  /** When the hook ran (ms since the epoch): a report from before the watched turn began is a late one. */
-  at: z.number().int().nonnegative().optional(),
-});
+export const hookMessageSchema = lazySchema(() =>
+  z.strictObject({
+    token: z.string().min(1).max(256),
+    role: z.enum(ROLES),
+    kind: z.enum(HOOK_KINDS),
+    payload: z.unknown(),
+    /** When the hook ran (ms since the epoch): a report from before the watched turn began is a late one. */
+    at: z.number().int().nonnegative().optional(),
+  }),
+);
 export type HookMessage = z.infer<typeof hookMessageSchema>;
 
 /** Claude Code's Stop hook input (the fields relevo reads; others pass). */
-const claudeStop = z.looseObject({
-  hook_event_name: z.string().optional(),
-  session_id: z.string().optional(),
-  transcript_path: z.string().optional(),
-  stop_hook_active: z.boolean().optional(),
-  last_assistant_message: z.string().nullish(),
-});
+const claudeStop = lazySchema(() =>
+  z.looseObject({
+    hook_event_name: z.string().optional(),
+    session_id: z.string().optional(),
+    transcript_path: z.string().optional(),
+    stop_hook_active: z.boolean().optional(),
+    last_assistant_message: z.string().nullish(),
+  }),
+);
 
 /** Codex's `notify` argument for a finished turn. */
-const codexNotify = z.looseObject({
-  type: z.string(),
-  'thread-id': z.string().optional(),
-  'turn-id': z.string().optional(),
-  'last-assistant-message': z.string().nullish(),
-  'input-messages': z.array(z.string()).optional(),
-});
+const codexNotify = lazySchema(() =>
+  z.looseObject({
+    type: z.string(),
+    'thread-id': z.string().optional(),
+    'turn-id': z.string().optional(),
+    'last-assistant-message': z.string().nullish(),
+    'input-messages': z.array(z.string()).optional(),
+  }),
+);
 
 /** What relevo's OpenCode plugin reports when a session goes idle (see app/config/opencode-plugin.ts). */
-const opencodePlugin = z.looseObject({
-  type: z.string(),
-  session_id: z.string().optional(),
-  last_assistant_message: z.string().nullish(),
-  input: z.array(z.string()).optional(),
-});
+const opencodePlugin = lazySchema(() =>
+  z.looseObject({
+    type: z.string(),
+    session_id: z.string().optional(),
+    last_assistant_message: z.string().nullish(),
+    input: z.array(z.string()).optional(),
+  }),
+);
 
 export type HookReport = {
   /** The turn's final reply text, when the hook carried it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGS, ROLES } from '../roles.js';
+import { lazySchema } from './lazy.js';
 
 export const PAUSE_REASONS = [
   'max_rounds',
@@ -37,174 +38,177 @@ export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
 export const DELIVERY_MODES = ['inline', 'file'] as const;
 export const MEMORY_STATES = ['ready', 'blocked', 'stored', 'failed'] as const;
 /** An agent: its command and profile, and where it runs when relevo attached to it (`tmux %3`, `herdr w1:p2`). */
-const agentInfo = z.strictObject({
-  command: z.array(z.string()),
-  profile: z.string(),
-  pane: z.string().optional(),
-  /** The CLI's release as it printed it (`claude --version`), when the profile knows how to ask. */
-  cli_version: z.string().max(64).optional(),
-});
+const agentInfo = lazySchema(() =>
+  z.strictObject({
+    command: z.array(z.string()),
+    profile: z.string(),
+    pane: z.string().optional(),
+    /** The CLI's release as it printed it (`claude --version`), when the profile knows how to ask. */
+    cli_version: z.string().max(64).optional(),
+  }),
+);
 
 /** One line of `events.jsonl`, before the journal stamps it with `seq` and `ts`. */
-export const journalEntrySchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('run_started'),
-    run_id: z.string(),
-    version: z.string(),
-    nonce: z.string(),
-    cwd: z.string(),
-    max_rounds: z.number().int().positive(),
-    lang: z.enum(LANGS),
-    planner: agentInfo,
-    builder: agentInfo,
-    /** The Unix socket agents' end-of-turn hooks report on, when a profile has a hook. */
-    hook_socket: z.string().optional(),
-    /** The tmux server (`-L` name) of agents in tmux panes; absent for the default or current one. */
-    tmux_socket: z.string().optional(),
-    /** The run this one follows: a next goal given after that run's `done`, to the same agents. */
-    follows: z.string().optional(),
-  }),
-  z.strictObject({ type: z.literal('goal'), text: z.string() }),
-  z.strictObject({
-    type: z.literal('turn_ended'),
-    role,
-    source: z.enum(REPLY_SOURCES),
-    chars: z.number().int().nonnegative(),
-    /** False when the turn was not one relevo waited for (someone talked to the agent directly), or was interrupted. */
-    relayed: z.boolean(),
-    /** The agent was interrupted (Esc): its partial reply is never relayed; relevo waits for its next turn. */
-    interrupted: z.boolean().optional(),
-    /** Read from a screen where the agent hard-wraps its lines: long lines may arrive split. */
-    lossy: z.boolean().optional(),
-  }),
-  z.strictObject({
-    type: z.literal('delivered'),
-    kind: z.enum(MESSAGE_KINDS),
-    round: z.number().int().nonnegative(),
-    from: z.enum([...ROLES, 'relevo']),
-    to: role,
-    sha256: digest,
-    chars: z.number().int().nonnegative(),
-    attempts: z.number().int().positive(),
-    /** The checkpoint this handoff was relayed from (lane = from) and its transfer. */
-    checkpoint_seq: z.number().int().positive().optional(),
-    transfer_id: z.uuid().optional(),
-    /** `file`: relevo typed the header and the path of the checkpoint's HANDOFF.md. */
-    via: z.enum(DELIVERY_MODES).optional(),
-    /** The handoff carried a person's note of this many characters. */
-    note_chars: z.number().int().positive().optional(),
-  }),
-  /** A handoff written to its sender's lane before anything is typed. */
-  z.strictObject({
-    type: z.literal('checkpoint'),
-    lane: role,
-    checkpoint_seq: z.number().int().positive(),
-    round: z.number().int().nonnegative(),
-    to: role,
-    sha256: digest,
-    bytes: z.number().int().nonnegative(),
-    lines: z.number().int().positive(),
-    supersedes: z.number().int().positive().optional(),
-    /** The checkpoint holds a person's note for its receiver, of this many characters. */
-    note_chars: z.number().int().positive().optional(),
-  }),
-  /** offer.json written: the checkpoint is offered to its receiver (again after a resume: `resend`). */
-  z.strictObject({
-    type: z.literal('offered'),
-    lane: role,
-    checkpoint_seq: z.number().int().positive(),
-    round: z.number().int().nonnegative(),
-    to: role,
-    transfer_id: z.uuid(),
-    resend: z.boolean().optional(),
-  }),
-  /** `--resume`: the run goes on in a new relevo process, its agents restarted. */
-  z.strictObject({
-    type: z.literal('run_resumed'),
-    version: z.string(),
-    planner: agentInfo,
-    builder: agentInfo,
-    pending_kind: z.enum(MESSAGE_KINDS).optional(),
-    pending_to: role.optional(),
-    pending_round: z.number().int().nonnegative().optional(),
-    hook_socket: z.string().optional(),
-  }),
-  /** The workspace moved since the last checkpoint's git anchor. */
-  z.strictObject({
-    type: z.literal('stale'),
-    lane: role,
-    checkpoint_seq: z.number().int().positive(),
-    head_then: field,
-    head_now: field.optional(),
-    status_changed: z.boolean(),
-    /** `git diff --stat` against the anchor, cut to a few lines. */
-    diff_stat: z.array(field).max(12),
-  }),
-  /** mnemosyne: available (ready), missing (blocked, with the install hint), a summary stored, or a store that failed. */
-  z.strictObject({
-    type: z.literal('memory'),
-    state: z.enum(MEMORY_STATES),
-    bank: field.optional(),
-    detail: field.optional(),
-    id: field.optional(),
-    round: z.number().int().nonnegative().optional(),
-  }),
-  /** At start: an agent CLI outside the range its profile was tested with, or whose release relevo could not read. A warning: the run goes on. */
-  z.strictObject({
-    type: z.literal('agent_untested'),
-    role,
-    profile: field,
-    verdict: z.enum(['older', 'newer', 'unknown']),
-    cli_version: z.string().max(64).optional(),
-    /** The tested range, `2.1.197 – 2.1.332`. */
-    tested: field,
-    detail: field,
-  }),
-  z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
-  z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),
-  z.strictObject({ type: z.literal('unblocked'), role }),
-  /** A delivery waits: the person has an unsent draft in the receiver's input box (sent or cleared, it goes on). */
-  z.strictObject({ type: z.literal('delivery_held'), role, round: z.number().int().nonnegative() }),
-  /** A turn busy longer than `stall_after`, or an agent flapping busy/idle with no turn end: shown, never acted on. */
-  z.strictObject({ type: z.literal('stalled'), role, why: z.enum(STALL_KINDS), for_ms: z.number().int().nonnegative() }),
-  /** A message on the hook channel that was refused (wrong token, bad shape): the relay goes on. */
-  z.strictObject({ type: z.literal('hook_rejected'), reason: z.string().max(240) }),
-  z.strictObject({
-    type: z.literal('paused'),
-    reason: z.enum(PAUSE_REASONS),
-    role: role.optional(),
-    detail: z.string().optional(),
-    pending_round: z.number().int().nonnegative().optional(),
-    pending_to: role.optional(),
-  }),
-  z.strictObject({ type: z.literal('resumed'), budget: z.number().int().nonnegative() }),
-  /** Step mode: relevo asks before each relay (it pauses with reason `step`, the pending handoff kept). */
-  z.strictObject({ type: z.literal('step_mode'), on: z.boolean() }),
-  /** A person edited the pending handoff before it was sent. */
-  z.strictObject({
-    type: z.literal('pending_edited'),
-    round: z.number().int().nonnegative(),
-    to: role,
-    chars: z.number().int().nonnegative(),
-  }),
-  /** A person's note, queued for the next handoff to `to` (or joined to the one waiting for it). */
-  z.strictObject({ type: z.literal('note_queued'), to: role, text: z.string().max(2000) }),
-  /** The person took their note back before it was sent. */
-  z.strictObject({ type: z.literal('note_cancelled'), to: role, chars: z.number().int().nonnegative() }),
-  z.strictObject({ type: z.literal('done'), summary: z.string(), rounds: z.number().int().nonnegative() }),
-  z.strictObject({
-    type: z.literal('agent_exited'),
-    role,
-    exit_code: z.number().int(),
-    signal: z.number().int().optional(),
-  }),
-  /** An agent that exited was started again (same command and launch flags), its pid when relevo owns its terminal. */
-  z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional() }),
-]);
+export const journalEntrySchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('run_started'),
+      run_id: z.string(),
+      version: z.string(),
+      nonce: z.string(),
+      cwd: z.string(),
+      max_rounds: z.number().int().positive(),
+      lang: z.enum(LANGS),
+      planner: agentInfo,
+      builder: agentInfo,
+      /** The Unix socket agents' end-of-turn hooks report on, when a profile has a hook. */
+      hook_socket: z.string().optional(),
+      /** The tmux server (`-L` name) of agents in tmux panes; absent for the default or current one. */
+      tmux_socket: z.string().optional(),
+      /** The run this one follows: a next goal given after that run's `done`, to the same agents. */
+      follows: z.string().optional(),
+    }),
+    z.strictObject({ type: z.literal('goal'), text: z.string() }),
+    z.strictObject({
+      type: z.literal('turn_ended'),
+      role,
+      source: z.enum(REPLY_SOURCES),
+      chars: z.number().int().nonnegative(),
+      /** False when the turn was not one relevo waited for (someone talked to the agent directly), or was interrupted. */
+      relayed: z.boolean(),
+      /** The agent was interrupted (Esc): its partial reply is never relayed; relevo waits for its next turn. */
+      interrupted: z.boolean().optional(),
+      /** Read from a screen where the agent hard-wraps its lines: long lines may arrive split. */
+      lossy: z.boolean().optional(),
+    }),
+    z.strictObject({
+      type: z.literal('delivered'),
+      kind: z.enum(MESSAGE_KINDS),
+      round: z.number().int().nonnegative(),
+      from: z.enum([...ROLES, 'relevo']),
+      to: role,
+      sha256: digest,
+      chars: z.number().int().nonnegative(),
+      attempts: z.number().int().positive(),
+      /** The checkpoint this handoff was relayed from (lane = from) and its transfer. */
+      checkpoint_seq: z.number().int().positive().optional(),
+      transfer_id: z.uuid().optional(),
+      /** `file`: relevo typed the header and the path of the checkpoint's HANDOFF.md. */
+      via: z.enum(DELIVERY_MODES).optional(),
+      /** The handoff carried a person's note of this many characters. */
+      note_chars: z.number().int().positive().optional(),
+    }),
+    /** A handoff written to its sender's lane before anything is typed. */
+    z.strictObject({
+      type: z.literal('checkpoint'),
+      lane: role,
+      checkpoint_seq: z.number().int().positive(),
+      round: z.number().int().nonnegative(),
+      to: role,
+      sha256: digest,
+      bytes: z.number().int().nonnegative(),
+      lines: z.number().int().positive(),
+      supersedes: z.number().int().positive().optional(),
+      /** The checkpoint holds a person's note for its receiver, of this many characters. */
+      note_chars: z.number().int().positive().optional(),
+    }),
+    /** offer.json written: the checkpoint is offered to its receiver (again after a resume: `resend`). */
+    z.strictObject({
+      type: z.literal('offered'),
+      lane: role,
+      checkpoint_seq: z.number().int().positive(),
+      round: z.number().int().nonnegative(),
+      to: role,
+      transfer_id: z.uuid(),
+      resend: z.boolean().optional(),
+    }),
+    /** `--resume`: the run goes on in a new relevo process, its agents restarted. */
+    z.strictObject({
+      type: z.literal('run_resumed'),
+      version: z.string(),
+      planner: agentInfo,
+      builder: agentInfo,
+      pending_kind: z.enum(MESSAGE_KINDS).optional(),
+      pending_to: role.optional(),
+      pending_round: z.number().int().nonnegative().optional(),
+      hook_socket: z.string().optional(),
+    }),
+    /** The workspace moved since the last checkpoint's git anchor. */
+    z.strictObject({
+      type: z.literal('stale'),
+      lane: role,
+      checkpoint_seq: z.number().int().positive(),
+      head_then: field,
+      head_now: field.optional(),
+      status_changed: z.boolean(),
+      /** `git diff --stat` against the anchor, cut to a few lines. */
+      diff_stat: z.array(field).max(12),
+    }),
+    /** mnemosyne: available (ready), missing (blocked, with the install hint), a summary stored, or a store that failed. */
+    z.strictObject({
+      type: z.literal('memory'),
+      state: z.enum(MEMORY_STATES),
+      bank: field.optional(),
+      detail: field.optional(),
+      id: field.optional(),
+      round: z.number().int().nonnegative().optional(),
+    }),
+    /** At start: an agent CLI outside the range its profile was tested with, or whose release relevo could not read. A warning: the run goes on. */
+    z.strictObject({
+      type: z.literal('agent_untested'),
+      role,
+      profile: field,
+      verdict: z.enum(['older', 'newer', 'unknown']),
+      cli_version: z.string().max(64).optional(),
+      /** The tested range, `2.1.197 – 2.1.332`. */
+      tested: field,
+      detail: field,
+    }),
+    z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
+    z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),
+    z.strictObject({ type: z.literal('unblocked'), role }),
+    /** A delivery waits: the person has an unsent draft in the receiver's input box (sent or cleared, it goes on). */
+    z.strictObject({ type: z.literal('delivery_held'), role, round: z.number().int().nonnegative() }),
+    /** A turn busy longer than `stall_after`, or an agent flapping busy/idle with no turn end: shown, never acted on. */
+    z.strictObject({ type: z.literal('stalled'), role, why: z.enum(STALL_KINDS), for_ms: z.number().int().nonnegative() }),
+    /** A message on the hook channel that was refused (wrong token, bad shape): the relay goes on. */
+    z.strictObject({ type: z.literal('hook_rejected'), reason: z.string().max(240) }),
+    z.strictObject({
+      type: z.literal('paused'),
+      reason: z.enum(PAUSE_REASONS),
+      role: role.optional(),
+      detail: z.string().optional(),
+      pending_round: z.number().int().nonnegative().optional(),
+      pending_to: role.optional(),
+    }),
+    z.strictObject({ type: z.literal('resumed'), budget: z.number().int().nonnegative() }),
+    /** Step mode: relevo asks before each relay (it pauses with reason `step`, the pending handoff kept). */
+    z.strictObject({ type: z.literal('step_mode'), on: z.boolean() }),
+    /** A person edited the pending handoff before it was sent. */
+    z.strictObject({
+      type: z.literal('pending_edited'),
+      round: z.number().int().nonnegative(),
+      to: role,
+      chars: z.number().int().nonnegative(),
+    }),
+    /** A person's note, queued for the next handoff to `to` (or joined to the one waiting for it). */
+    z.strictObject({ type: z.literal('note_queued'), to: role, text: z.string().max(2000) }),
+    /** The person took their note back before it was sent. */
+    z.strictObject({ type: z.literal('note_cancelled'), to: role, chars: z.number().int().nonnegative() }),
+    z.strictObject({ type: z.literal('done'), summary: z.string(), rounds: z.number().int().nonnegative() }),
+    z.strictObject({
+      type: z.literal('agent_exited'),
+      role,
+      exit_code: z.number().int(),
+      signal: z.number().int().optional(),
+    }),
+    /** An agent that exited was started again (same command and launch flags), its pid when relevo owns its terminal. */
+    z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional() }),
+  ]),
+);
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 
-export const journalLineSchema = z.intersection(
-  z.object({ seq: z.number().int().positive(), ts: z.iso.datetime({ offset: true }) }),
-  journalEntrySchema,
+export const journalLineSchema = lazySchema(() =>
+  z.intersection(z.object({ seq: z.number().int().positive(), ts: z.iso.datetime({ offset: true }) }), journalEntrySchema),
 );
 export type JournalLine = z.infer<typeof journalLineSchema>;
