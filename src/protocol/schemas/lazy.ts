@@ -4,7 +4,10 @@
  * profile schema then — a few hundred zod objects — cost the frame ≈ 20 ms it does not need.
  *
  * The value stands for the schema everywhere (`.parse`, `.shape`, `z.infer<typeof …>`, inside other
- * schemas): each read goes to the schema, built on the first one.
+ * schemas): each read goes to the schema, built on the first one. What zod keys by the object itself
+ * does not follow: a `.describe()` on the built schema's root is missing from `z.toJSONSchema` of the
+ * stand-in (descriptions inside it are kept) — relevo.toml's schema, which editors read as JSON Schema,
+ * is built on first use by a plain function instead (app/config/relevo-toml.ts).
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let built: T | undefined;
