@@ -29,6 +29,22 @@ export class EscapeStripper {
   /** The text of the chunk being read. */
   #out = '';
 
+  /** Inside a control string (OSC, DCS, APC, PM, SOS), which the next line end would end. */
+  get inString(): boolean {
+    return this.#state === 'string' || this.#state === 'stringEsc';
+  }
+
+  /**
+   * Reads on as if it had just read an LF outside any control string, as the output it skipped
+   * ended: in every other state an LF ends what it was in and breaks the line.
+   */
+  afterLineFeed(): void {
+    this.#state = 'ground';
+    this.#params = '';
+    this.#cr = false;
+    this.#lineStart = true;
+  }
+
   /**
    * The text of `chunk`, given what came before it; and `chunk` for a terminal: the same, with an ST
    * (ESC backslash) wherever a control string meets a line end, so no terminal swallows the lines after it.

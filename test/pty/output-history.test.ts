@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeReply, type ReplyLayout, replyFromLog } from '../../src/protocol/index.js';
+import { EscapeStripper } from '../../src/pty/escapes.js';
 import { OutputHistory, withHistory } from '../../src/pty/output-history.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -67,6 +68,50 @@ describe('output history: what the program printed, as text', () => {
     }
   });
 
+  it('drops a flood with no tag unread up to a line feed, and reads on from there as if it had read it all', () => {
+    const line = (i: number) => `L\x1b[2m${i}\x1b[0m \x1b[3${i % 7}mword word\x1b[0m\r\x1b[2Kagain ${i}\x1b[1Cx\t\x07y\r\n`;
+    // Read at once: a `<` before h, then a write that leaves an ESC open (its final is the flood's first letter).
+    const before = ['<hr> ', 'abcdefghijkl\x1b'];
+    const out = `Z${Array.from({ length: 400 }, (_, i) => line(i)).join('')}`;
+    const all = new EscapeStripper().feed(before.join('') + out).text;
+    // The text of at least the last `window` characters of output is kept (from a line start, where the stripper starts clean).
+    const must = new EscapeStripper().feed(out.slice(out.lastIndexOf('\n', out.length - 1000) + 1)).text;
+    for (const every of [1, 7, 64, 333]) {
+      const h = new OutputHistory({ window: 1000, block: 4000 });
+      for (const write of before) h.write(write);
+      fed(out, every, h);
+      const kept = h.textSince(0);
+      expect(all.endsWith(kept), `every ${every}`).toBe(true);
+      expect(all[all.length - kept.length - 1], `every ${every}: cut after a line feed`).toBe('\n');
+      expect(kept.endsWith(must), `every ${every}`).toBe(true);
+      expect(h.size, `every ${every}`).toBeLessThan(3000);
+    }
+  });
+
+  it('finds the blocks after an unread flood from an offset taken before it, and none from one taken after', () => {
+    const h = new OutputHistory({ window: 100, block: 1000 });
+    h.write('<handoff>\r\nearlier\r\n</handoff>\r\n');
+    const before = h.offset;
+    for (let i = 0; i < 100; i++) h.write(`\x1b[32m${'f'.repeat(30)}\x1b[0m\r\n`);
+    h.write('<handoff>\r\nlater\r\n</handoff>\r\n');
+    const after = h.offset;
+    for (let i = 0; i < 100; i++) h.write(`${'g'.repeat(30)}\r\n`);
+    expect(h.blocksSince(before).handoff).toEqual(['<handoff>\nlater\n</handoff>']);
+    expect(h.blocksSince(0).handoff).toEqual(['<handoff>\nearlier\n</handoff>', '<handoff>\nlater\n</handoff>']);
+    expect(h.blocksSince(after)).toEqual({ handoff: [], done: [] });
+    expect(h.textSince(after)).toBe(`${'g'.repeat(30)}\n`.repeat(100).slice(-h.textSince(after).length));
+  });
+
+  it('keeps a block whole that stays open across many writes longer than the window', () => {
+    const h = new OutputHistory({ window: 100, block: 10_000 });
+    h.write('<handoff>\r\n');
+    for (let i = 0; i < 200; i++) h.write(`step ${i}\r\n`);
+    h.write('</handoff>\r\n');
+    for (let i = 0; i < 200; i++) h.write(`${'z'.repeat(20)}\r\n`);
+    const body = Array.from({ length: 200 }, (_, i) => `step ${i}\n`).join('');
+    expect(h.blocksSince(0).handoff).toEqual([`<handoff>\n${body}</handoff>`]);
+  });
+
   it('holds only the blocks that opened since an offset (the turn)', () => {
     const h = fed('<handoff>\nprevious turn\n</handoff>\n', 4);
     const from = h.offset;
@@ -93,6 +138,17 @@ describe('output history: what the Screen is fed', () => {
     const h = new OutputHistory();
     expect(h.write('a\x1b]0;no end\r\nb\u0090dcs')).toBe('a\x1b]0;no end\x1b\\\r\nb\u0090dcs');
     expect(h.write(enc('\nc\x1b]0;t\x07d'))).toBe('\x1b\\\nc\x1b]0;t\x07d');
+  });
+
+  it('ends a control string begun after plain writes, or by an ESC that ended the write before', () => {
+    const h = new OutputHistory();
+    expect(h.write('plain\r\n')).toBe('plain\r\n');
+    expect(h.write('text \x1b')).toBe('text \x1b');
+    expect(h.write(']0;no end')).toBe(']0;no end');
+    expect(h.write('\r\nnext\r\n')).toBe('\x1b\\\r\nnext\r\n');
+    expect(h.write('more \u009d0;c1')).toBe('more \u009d0;c1');
+    expect(h.write(' still\nlast')).toBe(' still\x1b\\\nlast');
+    expect(h.textSince(0)).toBe('plain\ntext \nnext\nmore \nlast');
   });
 });
 
