@@ -11,11 +11,12 @@ export const MAX_FIELD_CHARS = 240;
 /** Where the body goes when it does not fit in `handoff.json`. */
 export const BODY_FILE = 'body.txt';
 
-const role = z.enum(ROLES);
-const field = z.string().max(MAX_FIELD_CHARS);
-const digest = z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex digest');
-const stamp = z.iso.datetime({ offset: true });
-const version = z.literal(CHECKPOINT_SCHEMA_VERSION);
+// The parts too are built where first used (lazy.ts): a datetime alone builds its regexes.
+const role = lazySchema(() => z.enum(ROLES));
+const field = lazySchema(() => z.string().max(MAX_FIELD_CHARS));
+const digest = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex digest'));
+const stamp = lazySchema(() => z.iso.datetime({ offset: true }));
+const version = lazySchema(() => z.literal(CHECKPOINT_SCHEMA_VERSION));
 
 /** The working directory's git state when a checkpoint was written: HEAD and a hash of `git status --porcelain`. */
 export const gitAnchorSchema = lazySchema(() =>

@@ -30,9 +30,9 @@ export type StallKind = (typeof STALL_KINDS)[number];
 export const REPLY_SOURCES = ['hook', 'transcript', 'screen'] as const;
 export type ReplySource = (typeof REPLY_SOURCES)[number];
 
-const role = z.enum(ROLES);
-const field = z.string().max(240);
-const digest = z.string().regex(/^[0-9a-f]{64}$/);
+const role = lazySchema(() => z.enum(ROLES));
+const field = lazySchema(() => z.string().max(240));
+const digest = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
 /** What relevo types: the goal, a relayed handoff, or a notice after a resume. */
 export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
 export const DELIVERY_MODES = ['inline', 'file'] as const;

@@ -5,21 +5,23 @@ import { lazySchema } from './lazy.js';
 const MAX_PATTERN = 512;
 const MAX_RULES = 128;
 
-const regexString = z
-  .string()
-  .min(1)
-  .max(MAX_PATTERN)
-  .refine(
-    (s) => {
-      try {
-        new RegExp(s, 'mu');
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'not a valid regular expression' },
-  );
+const regexString = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN)
+    .refine(
+      (s) => {
+        try {
+          new RegExp(s, 'mu');
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'not a valid regular expression' },
+    ),
+);
 
 export type Matcher = {
   contains?: string | undefined;
@@ -54,7 +56,7 @@ export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-proje
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 /** A release number as agent CLIs print it: `2.1.197`, `0.171.0`. */
-export const versionString = z.string().regex(/^\d+\.\d+\.\d+$/, 'a version such as 2.1.197');
+export const versionString = lazySchema(() => z.string().regex(/^\d+\.\d+\.\d+$/, 'a version such as 2.1.197'));
 
 /** How relevo types a message: one bracketed paste, or line by line (see `deliver.paste`). */
 export const PASTE_SHAPES = ['whole', 'lines'] as const;
@@ -76,11 +78,11 @@ const typingFields = {
    * at most `paste_max` UTF-16 units, with `line_key` typed between lines, for a CLI that treats a
    * longer paste differently from typed text (Claude Code 2.1.328 wraps it in `<pasted_content>`).
    */
-  paste: z.enum(PASTE_SHAPES),
+  paste: lazySchema(() => z.enum(PASTE_SHAPES)),
   /** The key that starts a new line in the input box without submitting (Ctrl-J for most CLIs). */
-  line_key: z.string().min(1).max(8),
-  paste_max: z.number().int().min(16).max(1_000_000),
-  settle_ms: z.number().int().min(0).max(10_000),
+  line_key: lazySchema(() => z.string().min(1).max(8)),
+  paste_max: lazySchema(() => z.number().int().min(16).max(1_000_000)),
+  settle_ms: lazySchema(() => z.number().int().min(0).max(10_000)),
 };
 
 export const AGENT_STATES = ['busy', 'idle', 'blocked'] as const;
