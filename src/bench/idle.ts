@@ -44,7 +44,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     const note =
       met || floorOf.length === 0
         ? undefined
-        : `floor: an idle Ink app (Node, React, Ink, yoga; bundled as relevo is) wakes ${median(floorOf).toFixed(1)}/s in the same window after its start (V8's own garbage collection and worker threads); relevo arms no timer while idle`;
+        : `floor: an idle Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) wakes ${median(floorOf).toFixed(1)}/s in the same window after its start (V8's own garbage collection and worker threads); relevo arms no timer while idle`;
     return {
       key,
       what: `wake-ups, two idle agents, ${threads}, ${seconds} s`,

@@ -1,10 +1,14 @@
 /**
  * `node dist/bench/ink-floor/ink-floor.js TEXT`: the floor of any Ink TUI's start-up and memory on
- * this machine — Node, React, Ink and yoga, bundled as relevo's command is (`npm run build` writes
- * it), painting TEXT in one bordered line, then idle until SIGTERM or SIGHUP. The start-up bench
+ * this machine — Node, React, Ink and yoga, bundled and loaded as relevo's command is (`npm run
+ * build` writes it), painting TEXT in one bordered line, then idle until SIGTERM or SIGHUP. The start-up bench
  * times its first frame beside relevo's; the memory bench reads its RSS.
  */
-import { Box, render, Text } from 'ink';
+// Ink loaded as relevo loads it (src/cli.ts, importTui): without `fetch`, yoga decodes its binary with atob.
+const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+if (fetch?.configurable) Reflect.deleteProperty(globalThis, 'fetch');
+const { Box, render, Text } = await import('ink');
+if (fetch?.configurable) Object.defineProperty(globalThis, 'fetch', fetch);
 
 // Debug mode, as relevo renders its chrome (src/tui/offscreen.ts): each render written whole, at
 // once — and so also under CI=true, where Ink otherwise writes only the last frame, at exit.

@@ -102,7 +102,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const short = least >= Math.min(HISTORY, lines) ? undefined : `scrollback too short: ${scrollback}`;
   const floorNote =
     floor.length > 0
-      ? `floor: an idle Ink app (Node, React, Ink, yoga; bundled as relevo is) holds ${median(floor).toFixed(1)} MB`
+      ? `floor: an idle Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) holds ${median(floor).toFixed(1)} MB`
       : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
     figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60, undefined, floorNote),

@@ -89,7 +89,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     bare.push(await wall([process.execPath, '-e', '0']));
   }
   const floor = hasFloor
-    ? `floor: an Ink app (Node, React, Ink, yoga; bundled as relevo is) paints one line in ${median(inkFrame).toFixed(0)} ms (samples ${inkFrame.map((x) => x.toFixed(0)).join(', ')}); relevo's frame also reads its settings and lays out its chrome (band, key hint, two pane frames); the agents start after it`
+    ? `floor: an Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) paints one line in ${median(inkFrame).toFixed(0)} ms (samples ${inkFrame.map((x) => x.toFixed(0)).join(', ')}); relevo's frame also reads its settings and lays out its chrome (band, key hint, two pane frames); the agents start after it`
     : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
     withNote(

@@ -10,11 +10,15 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { PACKAGE_ROOT } from '../app/config/paths.js';
 
 const DIST = join(PACKAGE_ROOT, 'dist');
 const NOTICES = 'THIRD-PARTY-LICENSES.md';
+/** string-width as Ink imports it, and the module put in its place (src/tui/plain-width.ts says why). */
+const STRING_WIDTH = fileURLToPath(import.meta.resolve('string-width'));
+const PLAIN_WIDTH = '\0plain-width';
 
 /** The package a bundled module belongs to: its folder under the last node_modules/ of its path. */
 function packageDir(id: string): string | null {
@@ -65,6 +69,25 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
         transform: {
           filter: { id: /node_modules/ },
           handler: (code) => (code.includes('process.env.NODE_ENV') ? code.replaceAll('process.env.NODE_ENV', '"production"') : null),
+        },
+      },
+      {
+        // Ink measures its text with string-width, whose first non-ASCII text compiles an emoji
+        // test (30–50 ms): plain text is measured without it (src/tui/plain-width.ts), the rest by
+        // string-width. wrap-ansi's own older string-width is left as it is.
+        name: 'plain-width',
+        async resolveId(source, importer) {
+          if (source !== 'string-width' || importer === undefined) return null;
+          const resolved = await this.resolve(source, importer, { skipSelf: true });
+          return resolved?.id === STRING_WIDTH ? PLAIN_WIDTH : null;
+        },
+        load(id) {
+          if (id !== PLAIN_WIDTH) return null;
+          return [
+            `import stringWidth from ${JSON.stringify(STRING_WIDTH)};`,
+            `import { plainWidth } from ${JSON.stringify(join(DIST, 'tui', 'plain-width.js'))};`,
+            'export default (text, options) => (options === undefined && typeof text === "string" ? plainWidth(text) : undefined) ?? stringWidth(text, options);',
+          ].join('\n');
         },
       },
     ],

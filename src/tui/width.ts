@@ -5,17 +5,18 @@
  * measures with); cuts fall between graphemes, so an emoji or an accented letter is never split.
  */
 import stringWidth from 'string-width';
+import { plainWidth } from './plain-width.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** How many columns `text` takes (escape sequences count for nothing). */
 export function columns(text: string): number {
-  return stringWidth(text);
+  return plainWidth(text) ?? stringWidth(text);
 }
 
 /** `text` as graphemes with their widths, in order. */
 export function cells(text: string): { readonly text: string; readonly index: number; readonly width: number }[] {
-  return Array.from(graphemes.segment(text), (g) => ({ text: g.segment, index: g.index, width: stringWidth(g.segment) }));
+  return Array.from(graphemes.segment(text), (g) => ({ text: g.segment, index: g.index, width: columns(g.segment) }));
 }
 
 /** The longest start of `text` that fits in `width` columns (a wide character that would straddle the edge is left out). */
