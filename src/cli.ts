@@ -73,7 +73,7 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     return 0;
   }
   if (args[0] === 'schema') {
-    const { configJsonSchema } = await import('./app/config/relevo-toml.js');
+    const { configJsonSchema } = await import('./app/config/relevo-toml-schema.js');
     io.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     return 0;
   }

@@ -62,6 +62,7 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
     platform: 'node',
     external: ['@lydell/node-pty', 'react-devtools-core', /^node:/],
     logLevel: 'warn',
+    treeshake: { manualPureFunctions: ['lazySchema'] },
     plugins: [
       {
         // Libraries read NODE_ENV to pick their build; relevo runs them in production whatever the shell says.

@@ -1,8 +1,9 @@
 /** The messages relevo types, as the machine builds them: what goes before them, and a handoff's text. */
+
+import { bodySize, checkpointPath } from './checkpoint-layout.js';
 import { relayFileMessage, relayMessage, resumeContext, rolePrompt, staleNotice, withNote } from './prompts.js';
 import type { HandoffMessage, RelayConfig, RelayState } from './relay-types.js';
 import { peerOf, type Role } from './roles.js';
-import { bodySize, checkpointPath } from './schemas/checkpoint.js';
 
 /** What goes before a message: the role prompt for an agent without a launch flag for it, and a STALE notice. */
 export function preambleFor(config: RelayConfig, state: RelayState, to: Role): string | null {

@@ -1,8 +1,8 @@
+import { checkpointPath } from './checkpoint-layout.js';
 import { handoffMessage, preambleFor } from './messages.js';
 import { goalMessage, resumeNotice } from './prompts.js';
 import type { NoticeMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
 import { peerOf, type Role } from './roles.js';
-import { checkpointPath } from './schemas/checkpoint.js';
 
 /** What the machine lends the restart rule (machine.ts imports this file, so it cannot import machine.ts). */
 export type RestartRules = {

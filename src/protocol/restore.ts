@@ -1,9 +1,10 @@
+import { checkpointPath } from './checkpoint-layout.js';
 import { initialState } from './machine.js';
 import { handoffMessage, preambleFor } from './messages.js';
 import { goalMessage, resumeNotice } from './prompts.js';
 import type { Outgoing, RelayConfig, RelayState } from './relay-types.js';
 import type { Role } from './roles.js';
-import { checkpointPath, type HandoffCheckpoint } from './schemas/checkpoint.js';
+import type { HandoffCheckpoint } from './schemas/checkpoint.js';
 import type { JournalLine } from './schemas/journal.js';
 
 /** A checkpoint as found on disk, its body read and checked against its sha256. */

@@ -1,14 +1,6 @@
 import { resolve } from 'node:path';
-import {
-  type AgentChoice,
-  canWriteConfig,
-  defaultChoice,
-  rememberChoice,
-  rememberedChoice,
-  writeConfig,
-} from '../app/config/agent-choice.js';
-import { agentsUnnamed, installedAgents, noAgentsError } from '../app/config/installed.js';
-import type { Options } from '../app/config/options.js';
+import type { AgentChoice } from '../app/config/agent-choice.js';
+import { agentsUnnamed, type Options } from '../app/config/options.js';
 import { initialPicker, type PickerState, pickerKeys, pickerStep } from './agent-picker.js';
 import AgentPicker from './components/AgentPicker.js';
 import { noColor, withoutColor } from './no-color.js';
@@ -31,6 +23,9 @@ const EXIT_SIGNAL = 3;
  */
 export async function pickAgents(options: Options, env: NodeJS.ProcessEnv, io: TerminalIo, cwd: string): Promise<Picked | number> {
   if (!agentsUnnamed(options)) return { options, started: () => {} };
+  // Loaded only to pick: finding the agents reads the shipped profiles (TOML, their schemas).
+  const [{ canWriteConfig, defaultChoice, rememberChoice, rememberedChoice, writeConfig }, { installedAgents, noAgentsError }] =
+    await Promise.all([import('../app/config/agent-choice.js'), import('../app/config/installed.js')]);
   const found = installedAgents(env.PATH ?? '');
   const stateDir = resolve(cwd, options.stateDir);
   const defaults = defaultChoice(found, rememberedChoice(stateDir));

@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canWriteConfig, defaultChoice, rememberChoice, rememberedChoice, writeConfig } from '../../src/app/config/agent-choice.js';
-import { agentsUnnamed, installedAgents, lookedFor, noAgentsError } from '../../src/app/config/installed.js';
-import { parseOptions } from '../../src/app/config/options.js';
+import { installedAgents, lookedFor, noAgentsError } from '../../src/app/config/installed.js';
+import { agentsUnnamed, parseOptions } from '../../src/app/config/options.js';
 import { loadConfig } from '../../src/app/config/relevo-toml.js';
 import { tempDir } from '../helpers/cli.js';
 

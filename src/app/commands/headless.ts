@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { agentsUnnamed, installedAgents, noAgentsError } from '../config/installed.js';
-import type { Options } from '../config/options.js';
+import { installedAgents, noAgentsError } from '../config/installed.js';
+import { agentsUnnamed, type Options } from '../config/options.js';
 import { resumeCommand } from '../config/self.js';
 import { guardProcess } from '../faults/fault.js';
 import { goalOf } from '../run/agent-specs.js';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { InstalledAgent } from './installed.js';
 import { CONFIG_FILE } from './relevo-toml.js';
+import { z } from './zod-mini.js';
 
 // The agents a person picked when nothing named them: remembered in the state dir, or written to relevo.toml on request.
 
@@ -12,7 +12,8 @@ export type AgentChoice = { readonly planner: string; readonly builder: string }
 /** `<state-dir>/agents.json`: the last choice, the picker's default next time. */
 export const CHOICE_FILE = 'agents.json';
 
-const choiceSchema = z.object({ planner: z.string().min(1), builder: z.string().min(1) });
+const command = z.string().check(z.minLength(1));
+const choiceSchema = z.object({ planner: command, builder: command });
 
 /** The remembered choice, when there is one and it can be read (anything else is no choice). */
 export function rememberedChoice(stateDir: string): AgentChoice | null {

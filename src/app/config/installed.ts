@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError } from '../faults/errors.js';
 import { findProgram } from './command.js';
-import type { Options } from './options.js';
 import { PROFILES_DIR } from './paths.js';
 import { readProfileFile, shippedProfileNames } from './profiles.js';
 
@@ -32,15 +31,6 @@ export function installedAgents(path: string): InstalledAgent[] {
     }
     return [];
   });
-}
-
-/**
- * Nothing names the agents: no `--planner`/`--builder` (nor `planner`/`builder` in relevo.toml), no
- * `--demo`, no `--resume`, no panes to attach to. Then the TUI offers a choice, and headless refuses.
- */
-export function agentsUnnamed(options: Options): boolean {
-  const attached = options.backend.kind !== 'local' && options.backend.panes !== null;
-  return !options.demo && options.resume === false && !attached && options.planner === undefined && options.builder === undefined;
 }
 
 /** The one line headless (or a TUI with nothing found) ends with: what was looked for, and how to name the agents. */

@@ -1,9 +1,9 @@
 import type { ParseArgsConfig } from 'node:util';
-import { z } from 'zod';
 import { DEFAULT_STALL_AFTER_MS, type DeliveryPolicy, LANGS, type Lang, parseDuration } from '../../protocol/index.js';
 import { ConfigError } from '../faults/errors.js';
 import { type FlagsContext, parseFlags, unexpectedArgument } from './args.js';
 import { parsePrefix } from './prefix.js';
+import { z } from './zod-mini.js';
 
 export { DEMO_GOAL } from './demo.js';
 
@@ -53,53 +53,60 @@ const HELP: FlagsContext = { where: 'usage', hint: 'see --help' };
 
 const int = (flag: string, min: number, max: number) =>
   z
-    .string()
-    .regex(/^\d+$/, `--${flag}: expected a whole number`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `--${flag}: expected a number from ${min} to ${max}`);
+    .pipe(z.string().check(z.regex(/^\d+$/, `--${flag}: expected a whole number`)), z.transform(Number))
+    .check(z.refine((n) => n >= min && n <= max, `--${flag}: expected a number from ${min} to ${max}`));
+const flag = (value = false) => z._default(z.boolean(), value);
+const text = (name: string, message = 'empty') => z.optional(z.string().check(z.trim(), z.minLength(1, `--${name}: ${message}`)));
+const path = (name: string) => z.string().check(z.minLength(1, `--${name}: empty`));
 
+// zod/mini, as the first frame loads it (zod-mini.ts).
 const schema = z.object({
-  headless: z.boolean().default(false),
-  demo: z.boolean().default(false),
-  goal: z.string().trim().min(1, '--goal: must not be empty').max(10_000, '--goal: longer than 10000 characters').optional(),
-  planner: z.string().trim().min(1, '--planner: empty command').optional(),
-  builder: z.string().trim().min(1, '--builder: empty command').optional(),
-  'planner-profile': z.string().min(1, '--planner-profile: empty').optional(),
-  'builder-profile': z.string().min(1, '--builder-profile: empty').optional(),
-  'max-rounds': int('max-rounds', 1, 1000).default(10),
-  lang: z.enum(LANGS, { error: '--lang: expected es or en' }).optional(),
-  'state-dir': z.string().min(1, '--state-dir: empty').default('.relevo'),
-  'blocked-timeout': int('blocked-timeout', 1, 86_400).default(600),
-  'ready-timeout': int('ready-timeout', 1, 86_400).default(600),
-  'stall-after': z
-    .string()
-    .transform((t) => parseDuration(t) ?? -1)
-    .refine((ms) => ms >= 1000 && ms <= 7 * 86_400_000, '--stall-after: expected a duration from 1s to 7 days, such as 20m or 90s')
-    .default(DEFAULT_STALL_AFTER_MS),
-  prefix: z.string().optional(),
-  cols: int('cols', 20, 1000).default(120),
-  rows: int('rows', 5, 500).default(40),
-  resume: z.boolean().default(false),
-  deliver: z.enum(['auto', 'file', 'inline'], { error: '--deliver: expected auto, file or inline' }).default('auto'),
-  'deliver-max-bytes': int('deliver-max-bytes', 1, 10_000_000).default(4096),
-  'deliver-max-lines': int('deliver-max-lines', 1, 1_000_000).default(60),
-  memory: z.boolean().default(false),
-  config: z.string().optional(),
-  tmux: z.boolean().default(false),
-  herdr: z.boolean().default(false),
-  'herdr-launch': z.boolean().default(false),
-  'tmux-socket': z
-    .string()
-    .regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes')
-    .optional(),
-  'tmux-launch': z.boolean().default(false),
-  'planner-pane': z.string().trim().min(1, '--planner-pane: empty').optional(),
-  'builder-pane': z.string().trim().min(1, '--builder-pane: empty').optional(),
+  headless: flag(),
+  demo: flag(),
+  goal: z.optional(
+    z.string().check(z.trim(), z.minLength(1, '--goal: must not be empty'), z.maxLength(10_000, '--goal: longer than 10000 characters')),
+  ),
+  planner: text('planner', 'empty command'),
+  builder: text('builder', 'empty command'),
+  'planner-profile': z.optional(path('planner-profile')),
+  'builder-profile': z.optional(path('builder-profile')),
+  'max-rounds': z._default(int('max-rounds', 1, 1000), 10),
+  lang: z.optional(z.enum(LANGS, { error: '--lang: expected es or en' })),
+  'state-dir': z._default(path('state-dir'), '.relevo'),
+  'blocked-timeout': z._default(int('blocked-timeout', 1, 86_400), 600),
+  'ready-timeout': z._default(int('ready-timeout', 1, 86_400), 600),
+  'stall-after': z._default(
+    z
+      .pipe(
+        z.string(),
+        z.transform((t) => parseDuration(t) ?? -1),
+      )
+      .check(
+        z.refine((ms) => ms >= 1000 && ms <= 7 * 86_400_000, '--stall-after: expected a duration from 1s to 7 days, such as 20m or 90s'),
+      ),
+    DEFAULT_STALL_AFTER_MS,
+  ),
+  prefix: z.optional(z.string()),
+  cols: z._default(int('cols', 20, 1000), 120),
+  rows: z._default(int('rows', 5, 500), 40),
+  resume: flag(),
+  deliver: z._default(z.enum(['auto', 'file', 'inline'], { error: '--deliver: expected auto, file or inline' }), 'auto'),
+  'deliver-max-bytes': z._default(int('deliver-max-bytes', 1, 10_000_000), 4096),
+  'deliver-max-lines': z._default(int('deliver-max-lines', 1, 1_000_000), 60),
+  memory: flag(),
+  config: z.optional(z.string()),
+  tmux: flag(),
+  herdr: flag(),
+  'herdr-launch': flag(),
+  'tmux-socket': z.optional(z.string().check(z.regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes'))),
+  'tmux-launch': flag(),
+  'planner-pane': text('planner-pane'),
+  'builder-pane': text('builder-pane'),
   // `mouse = false` in relevo.toml, or --no-mouse.
-  mouse: z.boolean().default(true),
-  'no-mouse': z.boolean().default(false),
-  help: z.boolean().default(false),
-  version: z.boolean().default(false),
+  mouse: flag(true),
+  'no-mouse': flag(),
+  help: flag(),
+  version: flag(),
 });
 
 export type Options = {
@@ -191,6 +198,15 @@ function prefixByte(name: string | undefined): string {
     throw new ConfigError('--prefix', `expected a control key such as C-] or C-b (not Esc, Enter, Tab), got "${name}"`);
   }
   return byte;
+}
+
+/**
+ * Nothing names the agents: no `--planner`/`--builder` (nor `planner`/`builder` in relevo.toml), no
+ * `--demo`, no `--resume`, no panes to attach to. Then the TUI offers a choice, and headless refuses.
+ */
+export function agentsUnnamed(options: Options): boolean {
+  const attached = options.backend.kind !== 'local' && options.backend.panes !== null;
+  return !options.demo && options.resume === false && !attached && options.planner === undefined && options.builder === undefined;
 }
 
 /** Settings from a config file, as flag values; `explicit` is `--config`'s value. */

@@ -1,58 +1,56 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { z } from 'zod';
 import { LANGS } from '../../protocol/index.js';
 import { ConfigError } from '../faults/errors.js';
 import { didYouMean } from './nearest.js';
+import { z } from './zod-mini.js';
 
 /** The project's settings file, read from the working directory when it exists. */
 export const CONFIG_FILE = 'relevo.toml';
 
 /** `relevo.toml`: the same settings as the flags (snake_case); a flag given on the command line wins. */
 function buildConfigSchema() {
-  const whole = (min: number, max: number) => z.number().int().min(min).max(max);
-  const text = z.string().trim().min(1);
+  const whole = (min: number, max: number, description: string) =>
+    z.optional(z.number().check(z.int(), z.gte(min), z.lte(max), z.describe(description)));
+  const text = (description: string) => z.optional(z.string().check(z.trim(), z.minLength(1), z.describe(description)));
+  const yes = (description: string) => z.optional(z.boolean().check(z.describe(description)));
   return z
     .strictObject({
-      planner: text.describe('the planner\'s command line, e.g. "claude --model opus" (run without a shell)').optional(),
-      builder: text.describe('the builder\'s command line, e.g. "codex"').optional(),
-      planner_profile: text
-        .describe("the planner's agent profile: a shipped name (claude, codex, gemini, opencode, qwen, sim, generic) or a .toml path")
-        .optional(),
-      builder_profile: text.describe("the builder's agent profile").optional(),
-      max_rounds: whole(1, 1000).describe('rounds before relevo pauses (default 10)').optional(),
-      lang: z.enum(LANGS).describe('language of the role prompts (default from LANG)').optional(),
-      state_dir: text.describe('where runs are journaled (default .relevo)').optional(),
-      blocked_timeout: whole(1, 86_400).describe('seconds an agent may wait on a prompt before relevo pauses (default 600)').optional(),
-      ready_timeout: whole(1, 86_400).describe('seconds a delivery waits for a busy peer (default 600)').optional(),
-      stall_after: text.describe('show a turn busy this long as stalled: a duration, 20m or 90s (default 20m)').optional(),
-      prefix: text.describe("the TUI's prefix key, as C-x (default C-])").optional(),
-      mouse: z
-        .boolean()
-        .describe('the TUI takes the mouse: a click focuses a pane, the wheel scrolls it (default true; false = --no-mouse)')
-        .optional(),
-      cols: whole(20, 1000).describe("columns of each agent's terminal with --headless (default 120)").optional(),
-      rows: whole(5, 500).describe("rows of each agent's terminal with --headless (default 40)").optional(),
-      deliver: z
-        .enum(['auto', 'file', 'inline'])
-        .describe('how handoffs are typed: auto, file (the path of HANDOFF.md) or inline')
-        .optional(),
-      deliver_max_bytes: whole(1, 10_000_000).describe('auto: a handoff over this many bytes goes as a file (default 4096)').optional(),
-      deliver_max_lines: whole(1, 1_000_000).describe('auto: a handoff over this many lines goes as a file (default 60)').optional(),
-      memory: z.boolean().describe('store round and done summaries in mnemosyne, when it is installed').optional(),
-      goal: text.describe('the goal for the planner (else the goal prompt asks for it)').optional(),
-      headless: z.boolean().describe('no UI: one JSON line per relay event on stdout').optional(),
-      demo: z.boolean().describe('run the built-in simulated planner and builder').optional(),
-      tmux: z.boolean().describe('drive agents already running in tmux panes (planner_pane, builder_pane)').optional(),
-      tmux_launch: z.boolean().describe('start both agents in a new tmux window (a new session outside tmux)').optional(),
-      tmux_socket: text.describe('the tmux server, as tmux -L NAME (default: the current one)').optional(),
-      herdr: z.boolean().describe('drive agents already running in Herdr panes (planner_pane, builder_pane)').optional(),
-      herdr_launch: z.boolean().describe('start both agents in two new panes of the current Herdr workspace').optional(),
-      planner_pane: text.describe("the planner's pane with tmux (%3, or session:window.pane) or herdr (w1:p1)").optional(),
-      builder_pane: text.describe("the builder's pane with tmux or herdr").optional(),
+      planner: text('the planner\'s command line, e.g. "claude --model opus" (run without a shell)'),
+      builder: text('the builder\'s command line, e.g. "codex"'),
+      planner_profile: text(
+        "the planner's agent profile: a shipped name (claude, codex, gemini, opencode, qwen, sim, generic) or a .toml path",
+      ),
+      builder_profile: text("the builder's agent profile"),
+      max_rounds: whole(1, 1000, 'rounds before relevo pauses (default 10)'),
+      lang: z.optional(z.enum(LANGS).check(z.describe('language of the role prompts (default from LANG)'))),
+      state_dir: text('where runs are journaled (default .relevo)'),
+      blocked_timeout: whole(1, 86_400, 'seconds an agent may wait on a prompt before relevo pauses (default 600)'),
+      ready_timeout: whole(1, 86_400, 'seconds a delivery waits for a busy peer (default 600)'),
+      stall_after: text('show a turn busy this long as stalled: a duration, 20m or 90s (default 20m)'),
+      prefix: text("the TUI's prefix key, as C-x (default C-])"),
+      mouse: yes('the TUI takes the mouse: a click focuses a pane, the wheel scrolls it (default true; false = --no-mouse)'),
+      cols: whole(20, 1000, "columns of each agent's terminal with --headless (default 120)"),
+      rows: whole(5, 500, "rows of each agent's terminal with --headless (default 40)"),
+      deliver: z.optional(
+        z.enum(['auto', 'file', 'inline']).check(z.describe('how handoffs are typed: auto, file (the path of HANDOFF.md) or inline')),
+      ),
+      deliver_max_bytes: whole(1, 10_000_000, 'auto: a handoff over this many bytes goes as a file (default 4096)'),
+      deliver_max_lines: whole(1, 1_000_000, 'auto: a handoff over this many lines goes as a file (default 60)'),
+      memory: yes('store round and done summaries in mnemosyne, when it is installed'),
+      goal: text('the goal for the planner (else the goal prompt asks for it)'),
+      headless: yes('no UI: one JSON line per relay event on stdout'),
+      demo: yes('run the built-in simulated planner and builder'),
+      tmux: yes('drive agents already running in tmux panes (planner_pane, builder_pane)'),
+      tmux_launch: yes('start both agents in a new tmux window (a new session outside tmux)'),
+      tmux_socket: text('the tmux server, as tmux -L NAME (default: the current one)'),
+      herdr: yes('drive agents already running in Herdr panes (planner_pane, builder_pane)'),
+      herdr_launch: yes('start both agents in two new panes of the current Herdr workspace'),
+      planner_pane: text("the planner's pane with tmux (%3, or session:window.pane) or herdr (w1:p1)"),
+      builder_pane: text("the builder's pane with tmux or herdr"),
     })
-    .describe('relevo-tui settings (relevo.toml): the flags, in snake_case; a flag on the command line wins');
+    .check(z.describe('relevo-tui settings (relevo.toml): the flags, in snake_case; a flag on the command line wins'));
 }
 
 let built: ReturnType<typeof buildConfigSchema> | undefined;
@@ -61,11 +59,6 @@ let built: ReturnType<typeof buildConfigSchema> | undefined;
  * ≈ 100 zod schemas (each field described) would cost the first frame their construction.
  */
 export const configSchema = () => (built ??= buildConfigSchema());
-
-/** The JSON Schema of `relevo.toml`, for editors (taplo, Even Better TOML): `relevo-tui schema`. */
-export function configJsonSchema(): Record<string, unknown> {
-  return { title: 'relevo.toml', ...z.toJSONSchema(configSchema()) };
-}
 
 /**
  * The settings of `--config FILE`, else of `relevo.toml` in `cwd` when there is one, as flag values

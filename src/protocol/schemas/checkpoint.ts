@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodySize, checkpointPath } from '../checkpoint-layout.js';
 import { ROLES, type Role } from '../roles.js';
 import { lazySchema } from './lazy.js';
 
@@ -10,6 +11,8 @@ export const MAX_CHECKPOINT_BYTES = 8 * 1024;
 export const MAX_FIELD_CHARS = 240;
 /** Where the body goes when it does not fit in `handoff.json`. */
 export const BODY_FILE = 'body.txt';
+
+export { bodySize, checkpointPath };
 
 // The parts too are built where first used (lazy.ts): a datetime alone builds its regexes.
 const role = lazySchema(() => z.enum(ROLES));
@@ -89,18 +92,8 @@ export const ackSchema = lazySchema(() =>
 );
 export type Ack = z.infer<typeof ackSchema>;
 
-/** `<from>/checkpoints/<seq>`: a checkpoint's directory inside its run, always with `/`. */
-export function checkpointPath(from: Role, seq: number): string {
-  return `${from}/checkpoints/${seq}`;
-}
-
 /** Fields of a checkpoint before its body is placed. */
 export type CheckpointDraft = Omit<HandoffCheckpoint, 'body' | 'body_file' | 'schema_version' | 'bytes' | 'lines'>;
-
-/** Size of the body, as the limits count it. */
-export function bodySize(body: string): { bytes: number; lines: number } {
-  return { bytes: new TextEncoder().encode(body).length, lines: body.split('\n').length };
-}
 
 /**
  * The checkpoint for `body`: the body inside the JSON when it stays within MAX_CHECKPOINT_BYTES,

@@ -32,16 +32,18 @@ export type Matcher = {
 };
 
 /** herdr-style matchers: `contains` ignores case, `regex` runs per line (`m` flag); nest with all/any/not. */
-export const matcherSchema: z.ZodType<Matcher> = z.lazy(() =>
-  z
-    .strictObject({
-      contains: z.string().min(1).max(MAX_PATTERN).optional(),
-      regex: regexString.optional(),
-      all: z.array(matcherSchema).min(1).max(16).optional(),
-      any: z.array(matcherSchema).min(1).max(16).optional(),
-      not: matcherSchema.optional(),
-    })
-    .refine((m) => Object.values(m).some((v) => v !== undefined), { message: 'a matcher needs contains, regex, all, any or not' }),
+export const matcherSchema: z.ZodType<Matcher> = lazySchema(() =>
+  z.lazy(() =>
+    z
+      .strictObject({
+        contains: z.string().min(1).max(MAX_PATTERN).optional(),
+        regex: regexString.optional(),
+        all: z.array(matcherSchema).min(1).max(16).optional(),
+        any: z.array(matcherSchema).min(1).max(16).optional(),
+        not: matcherSchema.optional(),
+      })
+      .refine((m) => Object.values(m).some((v) => v !== undefined), { message: 'a matcher needs contains, regex, all, any or not' }),
+  ),
 );
 
 /**
