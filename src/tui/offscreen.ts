@@ -58,7 +58,9 @@ export class OffscreenInk {
     this.#instance.rerender(node);
   }
 
+  /** Lays the tree out again at `width` columns (nothing to do at the width it has). */
   resize(width: number): void {
+    if (width === this.#sink.columns) return;
     this.#sink.columns = width;
     this.#sink.emit('resize');
   }
