@@ -13,10 +13,14 @@ const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.
 /** Whether the floor's bundle is built. */
 export const hasInkFloor = (): boolean => existsSync(INK_FLOOR);
 
+/** Two panes for the floor to hold: `agent`'s argv in two pseudo-terminals of `cols`×`rows` (ink-floor.tsx). */
+export type FloorPanes = { readonly cols: number; readonly rows: number; readonly agent: readonly string[] };
+
 /** Starts the floor and resolves once its line is painted: ms from spawn to that output, and its pid. */
-export async function openInkFloor(): Promise<{ firstFrameMs: number; pid: number; close: () => Promise<void> }> {
+export async function openInkFloor(panes?: FloorPanes): Promise<{ firstFrameMs: number; pid: number; close: () => Promise<void> }> {
   const dir = tempDir('relevo-bench-floor-');
-  const ink = new BenchTerminal([process.execPath, INK_FLOOR, FLOOR_TEXT], { cwd: dir.path });
+  const withPanes = panes ? [String(panes.cols), String(panes.rows), ...panes.agent] : [];
+  const ink = new BenchTerminal([process.execPath, INK_FLOOR, FLOOR_TEXT, ...withPanes], { cwd: dir.path });
   const close = async () => {
     await ink.stop(3000);
     dir.remove();
@@ -31,8 +35,8 @@ export async function openInkFloor(): Promise<{ firstFrameMs: number; pid: numbe
 }
 
 /** `measure(pid)` of the floor once it has kept still `stillMs` after its first frame (as relevo's scenes are left), then closes it. */
-export async function idleInkFloor<T>(stillMs: number, measure: (pid: number) => T | Promise<T>): Promise<T> {
-  const floor = await openInkFloor();
+export async function idleInkFloor<T>(stillMs: number, measure: (pid: number) => T | Promise<T>, panes?: FloorPanes): Promise<T> {
+  const floor = await openInkFloor(panes);
   try {
     await sleep(stillMs);
     return await measure(floor.pid);

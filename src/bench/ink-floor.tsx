@@ -18,10 +18,33 @@ const app = render(
   </Box>,
   { debug: true, patchConsole: false },
 );
+// `ink-floor.js TEXT COLS ROWS PROGRAM…`: also two panes, as relevo holds its agents: PROGRAM in two
+// pseudo-terminals, each parsed into a headless terminal of COLS×ROWS with relevo's 500 lines of
+// xterm scrollback.
+const [cols, rows, ...program] = process.argv.slice(3);
+const panes =
+  program.length > 0
+    ? await Promise.all(
+        [0, 1].map(async () => {
+          const [{ ptyDriver }, { default: xterm }] = await Promise.all([import('../pty/pty-driver.js'), import('@xterm/headless')]);
+          const size = { cols: Number(cols), rows: Number(rows) };
+          const term = new xterm.Terminal({ ...size, scrollback: 500, allowProposedApi: true });
+          const pty = ptyDriver().spawn(program[0]!, program.slice(1), {
+            name: 'xterm-256color',
+            ...size,
+            cwd: process.cwd(),
+            env: process.env as Record<string, string>,
+          });
+          pty.onData((data) => term.write(data));
+          return pty;
+        }),
+      )
+    : [];
 // Idle like relevo between turns: nothing scheduled but one far timer that keeps the process alive.
 const alive = setTimeout(() => {}, 2 ** 31 - 1);
 const end = () => {
   clearTimeout(alive);
+  for (const pty of panes) pty.kill();
   app.unmount();
   process.exit(0);
 };

@@ -8,11 +8,14 @@
  * ≥ 10,000 lines before the last.
  */
 
+import { firstLayout } from '../tui/compositor.js';
 import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
 import { hasInkFloor, idleInkFloor } from './floor.js';
 import { rssMB } from './proc.js';
 import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, STEADY_MS, tmuxDemo, tmuxPrinting } from './scenes.js';
+import { COLS, ROWS } from './terminal.js';
+import { Workdir } from './workdir.js';
 
 /** Lines each agent prints: more than the scrollback kept; quick (the CI smoke), a screenful or so. */
 const LINES = 10_500;
@@ -74,6 +77,17 @@ function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: nu
   };
 }
 
+/** The idle Ink floor holding two idle agents in panes of relevo's size: what relevo cannot hold less than. */
+async function floorWithPanes(still: number): Promise<number> {
+  const dir = new Workdir();
+  try {
+    const { width, height } = firstLayout(COLS, ROWS).panes.planner!.inner;
+    return await idleInkFloor(still, (pid) => rssMB(pid).rss, { cols: width, rows: height, agent: dir.agent('print', 'floor', 0) });
+  } finally {
+    dir.release();
+  }
+}
+
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   const lines = opts.quick ? QUICK_LINES : LINES;
   // How long the scene painted nothing before it is measured; quick, a moment.
@@ -85,7 +99,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const kept: number[] = [];
   const floor: number[] = [];
   for (let i = 0; i < opts.reps; i++) {
-    if (hasInkFloor()) floor.push(await idleInkFloor(still, (pid) => rssMB(pid).rss));
+    if (hasInkFloor()) floor.push(await floorWithPanes(still));
     idle.push(await rss(() => relevoDemoDone(opts.quick), still));
     idleTmux.push(await rss(tmuxDemo, tmuxStill));
     full.push(
@@ -102,7 +116,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const short = least >= Math.min(HISTORY, lines) ? undefined : `scrollback too short: ${scrollback}`;
   const floorNote =
     floor.length > 0
-      ? `floor: an idle Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) holds ${median(floor).toFixed(1)} MB`
+      ? `floor: an idle Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) with two idle agents in pseudo-terminals, each parsed by @xterm/headless, holds ${median(floor).toFixed(1)} MB`
       : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
     figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60, undefined, floorNote),

@@ -100,7 +100,7 @@ export async function figures(opts: ThroughputOptions): Promise<Figure[]> {
       ...(oneMet
         ? {}
         : {
-            note: `the bare stack with relevo's output history on every chunk (its escape stripper): ${logged.toFixed(1)} MB/s = ${(logged / bare).toFixed(2)}× the bare stack; the rest is relevo's painting, its screen's bookkeeping and GC`,
+            note: `the bare stack with relevo's output history on every chunk: ${logged.toFixed(1)} MB/s = ${(logged / bare).toFixed(2)}× the bare stack; the rest is relevo's painting, its screen's bookkeeping and GC`,
           }),
     },
   ];
