@@ -3,9 +3,11 @@
  * nothing else — each flood agent in a pseudo-terminal, every chunk written to a plain headless
  * Terminal of its own, stopped when xterm has parsed the chunk that holds the marker. With two
  * panes, both terminals parse on this one thread: the floor one thread reaches, whatever is built
- * on it. The one module besides src/pty/screen.ts that imports @xterm/headless: the floor must not
- * go through relevo's Screen.
+ * on it — or each on a worker thread of its own (parse-worker.ts): what two threads reach. With
+ * parse-worker.ts, the one module besides src/pty/screen.ts that imports @xterm/headless: the floor
+ * must not go through relevo's Screen.
  */
+import { Worker } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import { OutputHistory } from '../pty/output-history.js';
 import { type IPty, ptyDriver } from '../pty/pty-driver.js';
@@ -15,9 +17,40 @@ import { Workdir } from './workdir.js';
 const { Terminal } = xtermHeadless;
 type XTerminal = InstanceType<typeof Terminal>;
 
+/** Where a pane's output is parsed: on this thread, on a worker thread of its own, or not at all. */
+export type Parse = 'main' | 'worker' | 'none';
+
+/** Parses one pane's chunks; `done` is called once the chunk is parsed. */
+type Parser = { write(data: string, done?: () => void): void; dispose(): void };
+
+function parser(parse: Parse, cols: number, rows: number): Parser | undefined {
+  if (parse === 'none') return undefined;
+  if (parse === 'main') {
+    const term: XTerminal = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+    return { write: (data, done) => term.write(data, done), dispose: () => term.dispose() };
+  }
+  // The chunk is copied to the worker (structured clone), as a Screen living there would get it.
+  const worker = new Worker(new URL('./parse-worker.js', import.meta.url));
+  const waiting = new Map<number, () => void>();
+  let next = 0;
+  worker.on('message', (id: number) => {
+    waiting.get(id)?.();
+    waiting.delete(id);
+  });
+  worker.postMessage({ cols, rows });
+  return {
+    write(data, done) {
+      if (done === undefined) return worker.postMessage({ data });
+      waiting.set(next, done);
+      worker.postMessage({ data, id: next++ });
+    },
+    dispose: () => void worker.terminate(),
+  };
+}
+
 type Flood = {
   readonly pty: IPty;
-  readonly term: XTerminal | undefined;
+  readonly term: Parser | undefined;
   readonly ready: Promise<void>;
   /** Resolves with the time xterm had parsed the marker of burst `round` (from 1). */
   parsed(round: number): Promise<number>;
@@ -25,10 +58,11 @@ type Flood = {
 
 /**
  * A flood agent tagged `tag` in a pseudo-terminal, read into a headless terminal of `cols`×`rows`
- * — or, with `parse` false, only read: what the pseudo-terminals and the flood agents reach alone.
+ * on this thread or a worker's — or, with `parse` 'none', only read: what the pseudo-terminals and
+ * the flood agents reach alone.
  */
-function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: boolean, logged: boolean): Flood {
-  const term = parse ? new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true }) : undefined;
+function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: Parse, logged: boolean): Flood {
+  const term = parser(parse, cols, rows);
   const history = logged ? new OutputHistory() : undefined;
   const [file, ...args] = dir.agent('flood', tag, bytes);
   const pty = ptyDriver().spawn(file!, args, {
@@ -65,7 +99,8 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
 
 /**
  * ms from the signal until xterm has parsed all of a `bytes` flood in each of `panes` terminals
- * (`cols`×`rows`), every pane signalled at once; with `parse` false, until the bytes were read;
+ * (`cols`×`rows`), every pane signalled at once; with `parse` 'worker', each terminal on a worker
+ * thread of its own; with `parse` 'none', until the bytes were read;
  * with `logged`, each chunk goes through relevo's output history (pane.ts does so) before xterm.
  * The first pane floods once before, unmeasured, as every system under test does (throughput.ts).
  */
@@ -74,7 +109,7 @@ export async function bareFlood(
   cols: number,
   rows: number,
   panes: 1 | 2 = 1,
-  parse = true,
+  parse: Parse = 'main',
   logged = false,
 ): Promise<number> {
   const dir = new Workdir();
