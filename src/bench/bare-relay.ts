@@ -1,10 +1,12 @@
 /**
- * `node dist/bench/bare-relay.js LEFT RIGHT COLS ROWS` (each agent a JSON argv): the echo bench's
- * floor, run in the bench's terminal as relevo and tmux are (see bareRelay in bare-stack.ts).
+ * `node dist/bench/bare-relay.js LEFT RIGHT COLS ROWS [worker]` (each agent a JSON argv): the echo
+ * bench's floor, run in the bench's terminal as relevo and tmux are (see bareRelay in
+ * bare-stack.ts); with `worker`, each pane's terminal on a worker thread.
  */
 import { z } from 'zod';
 import { bareRelay } from './bare-stack.js';
 
 const argv = z.array(z.string().min(1)).min(1);
-const [left, right, cols, rows] = process.argv.slice(2);
-bareRelay(argv.parse(JSON.parse(left ?? '')), argv.parse(JSON.parse(right ?? '')), Number(cols), Number(rows));
+const [left, right, cols, rows, where] = process.argv.slice(2);
+const parse = z.enum(['main', 'worker']).parse(where ?? 'main');
+bareRelay(argv.parse(JSON.parse(left ?? '')), argv.parse(JSON.parse(right ?? '')), Number(cols), Number(rows), parse);

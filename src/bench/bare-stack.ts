@@ -20,14 +20,14 @@ type XTerminal = InstanceType<typeof Terminal>;
 /** Where a pane's output is parsed: on this thread, on a worker thread of its own, or not at all. */
 export type Parse = 'main' | 'worker' | 'none';
 
-/** Parses one pane's chunks; `done` is called once the chunk is parsed. */
-type Parser = { write(data: string, done?: () => void): void; dispose(): void };
+/** Parses one pane's chunks; `done` is called once the chunk is parsed. `typed`: the next chunk is an echo. */
+type Parser = { write(data: string, done?: () => void): void; typed(): void; dispose(): void };
 
 function parser(parse: Parse, cols: number, rows: number): Parser | undefined {
   if (parse === 'none') return undefined;
   if (parse === 'main') {
     const term: XTerminal = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-    return { write: (data, done) => term.write(data, done), dispose: () => term.dispose() };
+    return { write: (data, done) => term.write(data, done), typed: () => term.input('', true), dispose: () => term.dispose() };
   }
   // The chunk is copied to the worker (structured clone), as a Screen living there would get it.
   const worker = new Worker(new URL('./parse-worker.js', import.meta.url));
@@ -44,6 +44,7 @@ function parser(parse: Parse, cols: number, rows: number): Parser | undefined {
       waiting.set(next, done);
       worker.postMessage({ data, id: next++ });
     },
+    typed: () => worker.postMessage({ typed: true }),
     dispose: () => void worker.terminate(),
   };
 }
@@ -143,9 +144,17 @@ export async function bareFlood(
  * and `right` in pseudo-terminals with a headless terminal each, in one Node process and nothing
  * else. The keys typed into it go to `left`, whose output is written out as it is once xterm has
  * parsed it (no painting); `right` is parsed too, its output shown up to its first line (its ready
- * line) only. Ends, with both agents, on SIGHUP or SIGTERM or when either agent exits.
+ * line) only. With `parse` 'worker', each headless terminal is on a worker thread of its own, as a
+ * Screen moved off the main thread would be: what an echo costs then. Ends, with both agents, on
+ * SIGHUP or SIGTERM or when either agent exits.
  */
-export function bareRelay(left: readonly string[], right: readonly string[], cols: number, rows: number): void {
+export function bareRelay(
+  left: readonly string[],
+  right: readonly string[],
+  cols: number,
+  rows: number,
+  parse: 'main' | 'worker' = 'main',
+): void {
   const panes = [left, right].map(([file, ...args]) => ({
     pty: ptyDriver().spawn(file!, args, {
       name: 'xterm-256color',
@@ -154,17 +163,20 @@ export function bareRelay(left: readonly string[], right: readonly string[], col
       cwd: process.cwd(),
       env: { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>,
     }),
-    term: new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true }),
+    term: parser(parse, cols, rows)!,
   }));
   const [echo, other] = panes as [(typeof panes)[0], (typeof panes)[0]];
   const end = () => {
-    for (const p of panes) p.pty.kill();
+    for (const p of panes) {
+      p.pty.kill();
+      p.term.dispose();
+    }
     process.exit(0);
   };
   process.stdin.setRawMode?.(true);
   process.stdin.on('data', (data: Buffer) => {
     // As relevo's Screen does after a keystroke: the echo is parsed as it comes, not on xterm's next timeout.
-    echo.term.input('', true);
+    echo.term.typed();
     echo.pty.write(data.toString('utf8'));
   });
   echo.pty.onData((data) => echo.term.write(data, () => process.stdout.write(data)));

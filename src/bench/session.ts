@@ -16,7 +16,8 @@ import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
 
 export type Session = {
-  readonly name: 'relevo' | 'tmux' | 'bare';
+  /** `bare-worker`: the bare relay with each pane's terminal on a worker thread. */
+  readonly name: 'relevo' | 'tmux' | 'bare' | 'bare-worker';
   readonly term: BenchTerminal;
   readonly dir: Workdir;
   close(): Promise<void>;
@@ -46,9 +47,10 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
     if (server) {
       const split = [';', 'set', '-g', 'status', 'off', ';', 'split-window', '-d', '-h', ...right];
       term = new BenchTerminal([...server.newSession('bench', left, '-x', String(COLS), '-y', String(ROWS)), ...split], opts);
-    } else if (name === 'bare') {
+    } else if (name === 'bare' || name === 'bare-worker') {
       const { width, height } = firstLayout(COLS, ROWS).panes.planner!.inner;
-      const argv = [BARE_RELAY, JSON.stringify(left), JSON.stringify(right), String(width), String(height)];
+      const where = name === 'bare' ? 'main' : 'worker';
+      const argv = [BARE_RELAY, JSON.stringify(left), JSON.stringify(right), String(width), String(height), where];
       term = new BenchTerminal([process.execPath, ...argv], opts);
     } else {
       const args = ['--planner', quote(left), '--builder', quote(right), '--planner-profile', 'generic', '--builder-profile', 'generic'];

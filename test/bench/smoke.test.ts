@@ -84,6 +84,8 @@ describe('the bench', () => {
     const note = (key: string) => result.figures.find((f) => f.key === key)?.note ?? '';
     expect(note('startup.first-frame')).toMatch(/floor: an Ink app .* paints one line in \d+ ms/);
     expect(note('memory.idle')).toMatch(/floor: an idle Ink app .* holds \d+\.\d MB/);
+    // So did the bare relay with each pane's terminal on a worker thread.
+    for (const key of ['echo.idle.p50', 'echo.flood.p95']) expect(note(key)).toMatch(/on a worker thread: \d+\.\d ms/);
     const rows = r.stdout.split('\n');
     for (const key of KEYS)
       expect(
