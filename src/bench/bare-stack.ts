@@ -23,7 +23,17 @@ export type Parse = 'main' | 'worker' | 'none';
 /** Parses one pane's chunks; `done` is called once the chunk is parsed. `typed`: the next chunk is an echo. */
 type Parser = { write(data: string, done?: () => void): void; typed(): void; dispose(): void };
 
-function parser(parse: Parse, cols: number, rows: number): Parser | undefined {
+/** A worker's unparsed backlog (characters) at which its pty is paused, and below which it resumes. */
+const HIGH_WATER = 1 << 20;
+const LOW_WATER = 1 << 18;
+
+/**
+ * `pty`'s output parser. On a worker, every chunk is acknowledged once parsed, and the pty is
+ * paused while more than HIGH_WATER characters wait (flow control, as xterm.js asks of a
+ * terminal fed faster than it parses): without it the worker's queue, and the process, grow
+ * without bound while a flood outruns the parser.
+ */
+function parser(parse: Parse, cols: number, rows: number, pty: IPty): Parser | undefined {
   if (parse === 'none') return undefined;
   if (parse === 'main') {
     const term: XTerminal = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
@@ -31,18 +41,30 @@ function parser(parse: Parse, cols: number, rows: number): Parser | undefined {
   }
   // The chunk is copied to the worker (structured clone), as a Screen living there would get it.
   const worker = new Worker(new URL('./parse-worker.js', import.meta.url));
-  const waiting = new Map<number, () => void>();
+  const waiting = new Map<number, { size: number; done: (() => void) | undefined }>();
   let next = 0;
+  let backlog = 0;
+  let paused = false;
   worker.on('message', (id: number) => {
-    waiting.get(id)?.();
+    const chunk = waiting.get(id);
     waiting.delete(id);
+    backlog -= chunk?.size ?? 0;
+    chunk?.done?.();
+    if (paused && backlog < LOW_WATER) {
+      paused = false;
+      pty.resume();
+    }
   });
   worker.postMessage({ cols, rows });
   return {
     write(data, done) {
-      if (done === undefined) return worker.postMessage({ data });
-      waiting.set(next, done);
+      waiting.set(next, { size: data.length, done });
       worker.postMessage({ data, id: next++ });
+      backlog += data.length;
+      if (!paused && backlog > HIGH_WATER) {
+        paused = true;
+        pty.pause();
+      }
     },
     typed: () => worker.postMessage({ typed: true }),
     dispose: () => void worker.terminate(),
@@ -63,7 +85,6 @@ type Flood = {
  * the flood agents reach alone.
  */
 function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: number, parse: Parse, logged: boolean): Flood {
-  const term = parser(parse, cols, rows);
   const history = logged ? new OutputHistory() : undefined;
   const [file, ...args] = dir.agent('flood', tag, bytes);
   const pty = ptyDriver().spawn(file!, args, {
@@ -73,6 +94,7 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
     cwd: dir.path,
     env: { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>,
   });
+  const term = parser(parse, cols, rows, pty);
   // Round 0 waits for the ready line; round n for the marker of the n-th burst.
   let round = 0;
   let waiting = readyLine(tag);
@@ -155,16 +177,16 @@ export function bareRelay(
   rows: number,
   parse: 'main' | 'worker' = 'main',
 ): void {
-  const panes = [left, right].map(([file, ...args]) => ({
-    pty: ptyDriver().spawn(file!, args, {
+  const panes = [left, right].map(([file, ...args]) => {
+    const pty = ptyDriver().spawn(file!, args, {
       name: 'xterm-256color',
       cols,
       rows,
       cwd: process.cwd(),
       env: { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>,
-    }),
-    term: parser(parse, cols, rows)!,
-  }));
+    });
+    return { pty, term: parser(parse, cols, rows, pty)! };
+  });
   const [echo, other] = panes as [(typeof panes)[0], (typeof panes)[0]];
   const end = () => {
     for (const p of panes) {

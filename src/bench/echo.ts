@@ -100,7 +100,13 @@ export async function figures(opts: EchoOptions): Promise<Figure[]> {
   for (let r = 0; r < reps; r++) {
     // Interleaved, and in turns first, so neither always runs on a machine the other just warmed.
     const order = r % 2 === 0 ? systems : [...systems].reverse();
-    for (const name of order) runs[name].push(await withSession(name, agents, (s) => rep(s, keys)));
+    for (const name of order) {
+      try {
+        runs[name].push(await withSession(name, agents, (s) => rep(s, keys)));
+      } catch (error) {
+        throw new Error(`${name}: ${(error as Error).message}`);
+      }
+    }
   }
   const out: Figure[] = [];
   for (const scenario of ['idle', 'flood'] as const) {
