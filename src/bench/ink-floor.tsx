@@ -1,8 +1,8 @@
 /**
  * `node dist/bench/ink-floor/ink-floor.js TEXT`: the floor of any Ink TUI's start-up and memory on
  * this machine — Node, React, Ink and yoga, bundled and loaded as relevo's command is (`npm run
- * build` writes it), painting TEXT in one bordered line, then idle until SIGTERM or SIGHUP. The start-up bench
- * times its first frame beside relevo's; the memory bench reads its RSS.
+ * build` writes it), painting TEXT in one bordered line, then idle until SIGTERM or SIGHUP. The
+ * start-up bench times its first frame beside relevo's; the memory bench reads its RSS.
  */
 // Ink loaded as relevo loads it (src/cli.ts, importTui): without `fetch`, yoga decodes its binary with atob.
 const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');

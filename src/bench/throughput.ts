@@ -7,8 +7,8 @@
  * Baselines from the same run, in turns: tmux 3.x (the marker in its attached client's output)
  * and the bare stack (bare-stack.ts: node-pty + @xterm/headless in one process), with one pane
  * and with both — the floor of parsing both panes on one thread, against the goal of 1.6× tmux,
- * and what two threads reach with each pane's terminal on a worker thread of its own — and, for one pane, the bare stack with relevo's output history on every chunk (how much of the
- * gap that is).
+ * and what two threads reach with each pane's terminal on a worker thread of its own — and, for
+ * one pane, the bare stack with relevo's output history on every chunk (how much of the gap that is).
  */
 import { firstLayout } from '../tui/compositor.js';
 import { bareFlood } from './bare-stack.js';

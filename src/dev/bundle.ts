@@ -62,6 +62,8 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
     platform: 'node',
     external: ['@lydell/node-pty', 'react-devtools-core', /^node:/],
     logLevel: 'warn',
+    // A schema built where first used has no effect until then: a module that only declares schemas
+    // stays out of the chunks that do not use them (the first frame's, src/protocol/schemas/lazy.ts).
     treeshake: { manualPureFunctions: ['lazySchema'] },
     plugins: [
       {

@@ -1,4 +1,5 @@
 export { type Extracted, extract, lastBlock, normalizeBody } from './blocks.js';
+export { bodySize, checkpointPath } from './checkpoint-layout.js';
 export { findLookalikes, formatHeader, type Header, isLookalike, parseHeader } from './header.js';
 export { isEcho, type LoggedBlocks, logShowsInterruption, replyFromLog } from './logged.js';
 export { initialState, step } from './machine.js';
@@ -30,11 +31,9 @@ export {
   ackSchema,
   anchorMoved,
   BODY_FILE,
-  bodySize,
   buildCheckpoint,
   CHECKPOINT_SCHEMA_VERSION,
   type CheckpointDraft,
-  checkpointPath,
   type GitAnchor,
   gitAnchorSchema,
   type HandoffCheckpoint,

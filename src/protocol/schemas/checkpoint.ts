@@ -12,8 +12,6 @@ export const MAX_FIELD_CHARS = 240;
 /** Where the body goes when it does not fit in `handoff.json`. */
 export const BODY_FILE = 'body.txt';
 
-export { bodySize, checkpointPath };
-
 // The parts too are built where first used (lazy.ts): a datetime alone builds its regexes.
 const role = lazySchema(() => z.enum(ROLES));
 const field = lazySchema(() => z.string().max(MAX_FIELD_CHARS));
