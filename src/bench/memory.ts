@@ -8,6 +8,7 @@
  * ≥ 10,000 lines before the last.
  */
 
+import { RELIEF_MS } from '../app/run/memory-relief.js';
 import { firstLayout } from '../tui/compositor.js';
 import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
@@ -55,6 +56,19 @@ async function keptLines(scene: Scene, lines: number): Promise<number> {
   return lines - top() + 1;
 }
 
+/** Keys typed after the still period (into the demo's planner, at its prompt): how long each took to echo, in ms. */
+async function echoesAfterStill(scene: Scene, keys = 'qzjw'): Promise<number[]> {
+  const ms: number[] = [];
+  for (const key of keys) {
+    const seen = scene.tui.watch(key, 5000);
+    const typed = performance.now();
+    scene.tui.write(key);
+    ms.push((await seen) - typed);
+    await sleep(300);
+  }
+  return ms;
+}
+
 /** The figure; its note says what the resident memory is made of (and anything that fails the goal). */
 function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: number, problem?: string, info?: string): Figure {
   const rss = relevo.map((r) => r.rss);
@@ -98,9 +112,16 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const fullTmux: Rss[] = [];
   const kept: number[] = [];
   const floor: number[] = [];
+  const echoes: number[][] = [];
   for (let i = 0; i < opts.reps; i++) {
     if (hasInkFloor()) floor.push(await floorWithPanes(still));
-    idle.push(await rss(() => relevoDemoDone(opts.quick), still));
+    idle.push(
+      await rss(
+        () => relevoDemoDone(opts.quick),
+        still,
+        async (s) => void echoes.push(await echoesAfterStill(s)),
+      ),
+    );
     idleTmux.push(await rss(tmuxDemo, tmuxStill));
     full.push(
       await rss(
@@ -118,8 +139,10 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
     floor.length > 0
       ? `floor: an idle Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) with two idle agents in pseudo-terminals, each parsed by @xterm/headless, holds ${median(floor).toFixed(1)} MB`
       : 'floor: not measured (dist/bench/ink-floor/ not built)';
+  const stillFor = still >= RELIEF_MS ? `${still / 1000} s, once it gave memory back (its compiled code dropped)` : `${still} ms`;
+  const echoNote = `the first key typed after it was still for ${stillFor} echoed in ${median(echoes.map((e) => e[0] ?? Number.NaN)).toFixed(1)} ms, the next ones in ${median(echoes.flatMap((e) => e.slice(1))).toFixed(1)} ms`;
   return [
-    figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60, undefined, floorNote),
+    figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, 60, undefined, `${floorNote}; ${echoNote}`),
     figure(
       'memory.scrollback',
       `RSS with ${lines} lines in both panes' scrollback`,

@@ -95,7 +95,7 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
       },
     ],
   });
-  const { output } = await build.write({ dir: OUT, format: 'esm', minify: true, chunkFileNames: '[name]-[hash].js' });
+  const { output } = await build.write({ dir: OUT, format: 'esm', minify: true, charset: 'ascii', chunkFileNames: '[name]-[hash].js' });
   await build.close();
   const packages = new Set<string>();
   let bytes = 0;
