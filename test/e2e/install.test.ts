@@ -74,6 +74,10 @@ describe('the installed package', () => {
     // The bundle carries the licence of every package whose code it holds.
     const notices = (await execa('tar', ['-xzOf', tarball, 'package/dist/bundle/THIRD-PARTY-LICENSES.md'])).stdout;
     for (const name of ['ink', 'react', 'zod', '@xterm/headless', 'execa', 'yoga-layout']) expect(notices, name).toContain(`## ${name}@`);
+    // The bundle's code is ASCII: V8 keeps each module's source as a one-byte string (bundle.ts).
+    const code = (await execa('tar', ['-xzOf', tarball, '--wildcards', 'package/dist/bundle/*.js'], { encoding: 'buffer' })).stdout;
+    expect(code.length).toBeGreaterThan(500_000);
+    expect(code.findIndex((byte) => byte > 0x7f)).toBe(-1);
   });
 
   it('installs into an empty directory with only node, npm and sh on the PATH, and `npx relevo-tui --headless --demo` runs to done', async () => {
