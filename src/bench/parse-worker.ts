@@ -2,8 +2,9 @@
  * The throughput bench's two-thread floor (bare-stack.ts): a worker thread that parses one pane's
  * output into a plain headless Terminal of its own. Its first message gives the size; then each
  * chunk comes with an `id`, answered with that id once xterm has parsed it (bare-stack.ts's flow
- * control counts on it). A message with `typed` says keys were just typed: the next chunk (the echo) is parsed as it comes,
- * as relevo's Screen does (the echo bench's floor with its terminal on a worker, bare-relay.ts).
+ * control counts on it). A message with `typed` says keys were just typed: the next chunk (the
+ * echo) is parsed as it comes, as relevo's Screen does (the echo bench's floor with its terminal on
+ * a worker, bare-relay.ts).
  */
 import { parentPort } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
