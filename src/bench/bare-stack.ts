@@ -20,8 +20,8 @@ type XTerminal = InstanceType<typeof Terminal>;
 /** Where a pane's output is parsed: on this thread, on a worker thread of its own, or not at all. */
 export type Parse = 'main' | 'worker' | 'none';
 
-/** Parses one pane's chunks; `done` is called once the chunk is parsed. `typed`: the next chunk is an echo. */
-type Parser = { write(data: string, done?: () => void): void; typed(): void; dispose(): void };
+/** Parses one pane's chunks; `done` is called once the chunk is parsed. */
+type Parser = { write(data: string, done?: () => void): void; dispose(): void };
 
 /** A worker's unparsed backlog (characters) at which its pty is paused, and below which it resumes. */
 const HIGH_WATER = 1 << 20;
@@ -37,7 +37,12 @@ function parser(parse: Parse, cols: number, rows: number, pty: IPty): Parser | u
   if (parse === 'none') return undefined;
   if (parse === 'main') {
     const term: XTerminal = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-    return { write: (data, done) => term.write(data, done), typed: () => term.input('', true), dispose: () => term.dispose() };
+    // Each chunk parsed as it comes, as relevo's Screen does (src/pty/screen.ts says why).
+    const write = (data: string, done?: () => void) => {
+      term.input('', true);
+      term.write(data, done);
+    };
+    return { write, dispose: () => term.dispose() };
   }
   // The chunk is copied to the worker (structured clone), as a Screen living there would get it.
   const worker = new Worker(new URL('./parse-worker.js', import.meta.url));
@@ -66,7 +71,6 @@ function parser(parse: Parse, cols: number, rows: number, pty: IPty): Parser | u
         pty.pause();
       }
     },
-    typed: () => worker.postMessage({ typed: true }),
     dispose: () => void worker.terminate(),
   };
 }
@@ -196,11 +200,7 @@ export function bareRelay(
     process.exit(0);
   };
   process.stdin.setRawMode?.(true);
-  process.stdin.on('data', (data: Buffer) => {
-    // As relevo's Screen does after a keystroke: the echo is parsed as it comes, not on xterm's next timeout.
-    echo.term.typed();
-    echo.pty.write(data.toString('utf8'));
-  });
+  process.stdin.on('data', (data: Buffer) => echo.pty.write(data.toString('utf8')));
   echo.pty.onData((data) => echo.term.write(data, () => process.stdout.write(data)));
   let shown = true;
   other.pty.onData((data) => {

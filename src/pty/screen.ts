@@ -88,14 +88,19 @@ export class Screen {
   }
 
   /**
-   * Feeds bytes; resolves once xterm has parsed them. `parsed` is called right then, in xterm's own
-   * callback — an echo parsed at once is painted without waiting for a promise's turn (a throw in it
-   * is rethrown on its own, never into xterm's write loop).
+   * Feeds bytes; resolves once xterm has parsed them. Parsed at once, in this call (unless earlier
+   * writes still wait, behind a parser handler that went async): xterm would start each write that
+   * finds its buffer empty on a 0 ms timeout (≥ 1 ms in Node). A flood read in batches waited that
+   * long for every batch (its thread idle), and parsed the batches that piled up meanwhile in 12 ms
+   * slices that a keystroke's echo in the other pane waited behind. xterm's own path for user input
+   * (`input('', true)`) is the way to a write parsed at once. `parsed` is called once the bytes are
+   * parsed, in xterm's callback — a throw in it is rethrown on its own, never into xterm's write loop.
    */
   write(data: Uint8Array | string, parsed?: () => void): Promise<void> {
     this.#version++;
     if (this.#typed) this.#echoVersion = this.#version;
     this.#typed = false;
+    this.#term.input('', true);
     const done = new Promise<void>((resolve) =>
       this.#term.write(data, () => {
         try {
@@ -112,14 +117,9 @@ export class Screen {
     return done;
   }
 
-  /**
-   * Keys were just typed: the program's next output (the echo) is parsed as it is written, not on
-   * xterm's next 0 ms timeout (≥ 1 ms) — xterm's own path for user input, for one write, so a flood
-   * is still parsed in time slices. (The painted view is relevo's own: xterm's stays at the bottom.)
-   */
+  /** Keys were just typed: the program's next output is their echo (see `echoVersion`). */
   typed(): void {
     this.#typed = true;
-    this.#term.input('', true);
   }
 
   /**
