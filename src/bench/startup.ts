@@ -3,7 +3,9 @@
  * pseudo-terminal, stopped at the output that paints the status band's `relevo ·`), against a tmux
  * client starting a private server with a session attached (stopped at the output that paints its
  * status line), and beside the floor of any Ink TUI (src/bench/ink-floor.tsx, bundled as relevo is);
- * (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, `reps` times each.
+ * (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, STARTS_PER_REP times a
+ * repetition (one in the quick smoke): a start takes well under a second, and single starts on this
+ * machine spread by ± 30 ms, which a median of three moved with.
  */
 import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
@@ -68,6 +70,9 @@ const figure = (key: string, what: string, relevo: number[], name: string, base:
 /** The figure with `more` after its own note (a missing baseline's, if any). */
 const withNote = (f: Figure, more: string): Figure => ({ ...f, note: f.note === undefined ? more : `${f.note}; ${more}` });
 
+/** Starts of each kind per repetition. */
+const STARTS_PER_REP = 3;
+
 export async function figures(opts: { reps: number; quick: boolean }): Promise<Figure[]> {
   const frame: number[] = [];
   const tmuxFrame: number[] = [];
@@ -79,7 +84,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const hasFloor = hasInkFloor();
   // Untimed warm-up: the first start after a build reads everything from disk (not worth it in the quick smoke).
   if (!opts.quick) await wall([process.execPath, BIN, '--version']);
-  for (let i = 0; i < opts.reps; i++) {
+  for (let i = 0; i < opts.reps * (opts.quick ? 1 : STARTS_PER_REP); i++) {
     frame.push(await relevoFirstFrame());
     if (hasTmux) tmuxFrame.push(await tmuxFirstFrame());
     if (hasFloor) inkFrame.push(await inkFirstFrame());
