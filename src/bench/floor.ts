@@ -13,14 +13,23 @@ const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.
 /** Whether the floor's bundle is built. */
 export const hasInkFloor = (): boolean => existsSync(INK_FLOOR);
 
-/** Two panes for the floor to hold: `agent`'s argv in two pseudo-terminals of `cols`×`rows` (ink-floor.tsx). */
-export type FloorPanes = { readonly cols: number; readonly rows: number; readonly agent: readonly string[] };
+/**
+ * Two panes for the floor to hold: `agent`'s argv in two pseudo-terminals of `cols`×`rows`; with
+ * `relevoModules`, relevo's own modules loaded beside them, none run (ink-floor.tsx).
+ */
+export type FloorPanes = {
+  readonly cols: number;
+  readonly rows: number;
+  readonly agent: readonly string[];
+  readonly relevoModules?: boolean;
+};
 
 /** Starts the floor and resolves once its line is painted: ms from spawn to that output, and its pid. */
 export async function openInkFloor(panes?: FloorPanes): Promise<{ firstFrameMs: number; pid: number; close: () => Promise<void> }> {
   const dir = tempDir('relevo-bench-floor-');
   const withPanes = panes ? [String(panes.cols), String(panes.rows), ...panes.agent] : [];
-  const ink = new BenchTerminal([process.execPath, INK_FLOOR, FLOOR_TEXT, ...withPanes], { cwd: dir.path });
+  const modules = panes?.relevoModules ? ['--relevo-modules'] : [];
+  const ink = new BenchTerminal([process.execPath, INK_FLOOR, ...modules, FLOOR_TEXT, ...withPanes], { cwd: dir.path });
   const close = async () => {
     await ink.stop(3000);
     dir.remove();

@@ -1,27 +1,48 @@
 /**
- * `node dist/bench/ink-floor/ink-floor.js TEXT`: the floor of any Ink TUI's start-up and memory on
- * this machine — Node, React, Ink and yoga, bundled and loaded as relevo's command is (`npm run
- * build` writes it), painting TEXT in one bordered line, then idle until SIGTERM or SIGHUP. The
- * start-up bench times its first frame beside relevo's; the memory bench reads its RSS.
+ * `node dist/bench/ink-floor/ink-floor.js [--relevo-modules] TEXT`: the floor of any Ink TUI's
+ * start-up and memory on this machine — Node, React, Ink and yoga, bundled and loaded as relevo's
+ * command is (`npm run build` writes it), painting TEXT in one bordered line, then idle until
+ * SIGTERM or SIGHUP. The start-up bench times its first frame beside relevo's; the memory bench
+ * reads its RSS.
+ *
+ * With `--relevo-modules`, it also holds relevo's own code and runs none of it: the modules a TUI
+ * run of relevo loads (src/cli.ts: the flags' and relevo.toml's, the TUI's first frame and the
+ * run's), then, once still for as long as relevo waits, the collection relevo makes to give memory
+ * back (app/run/memory-relief.ts: compiled code dropped, the old generation compacted). What relevo
+ * holds beyond that is what its run holds.
  */
+const withRelevo = process.argv[2] === '--relevo-modules';
+const args = process.argv.slice(withRelevo ? 3 : 2);
+
 // Ink loaded as relevo loads it (src/cli.ts, importTui): without `fetch`, yoga decodes its binary with atob.
 const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
 if (fetch?.configurable) Reflect.deleteProperty(globalThis, 'fetch');
 const { Box, render, Text } = await import('ink');
+if (withRelevo) {
+  await Promise.all([
+    import('../app/config/options.js'),
+    import('../app/config/relevo-toml.js'),
+    import('../tui/start.js'),
+    import('../tui/app.js'),
+  ]);
+  const { exposedGc, RELIEF_MS, relievingGc } = await import('../app/run/memory-relief.js');
+  const gc = exposedGc();
+  if (gc !== null) setTimeout(relievingGc(gc), RELIEF_MS).unref();
+}
 if (fetch?.configurable) Object.defineProperty(globalThis, 'fetch', fetch);
 
 // Debug mode, as relevo renders its chrome (src/tui/offscreen.ts): each render written whole, at
 // once — and so also under CI=true, where Ink otherwise writes only the last frame, at exit.
 const app = render(
   <Box borderStyle="round" width={60}>
-    <Text>{process.argv[2] ?? 'ink floor'}</Text>
+    <Text>{args[0] ?? 'ink floor'}</Text>
   </Box>,
   { debug: true, patchConsole: false },
 );
 // `ink-floor.js TEXT COLS ROWS PROGRAM…`: also two panes, as relevo holds its agents: PROGRAM in two
 // pseudo-terminals, each parsed into a headless terminal of COLS×ROWS with relevo's 500 lines of
 // xterm scrollback.
-const [cols, rows, ...program] = process.argv.slice(3);
+const [cols, rows, ...program] = args.slice(1);
 const panes =
   program.length > 0
     ? await Promise.all(

@@ -15,6 +15,50 @@ export function rssMB(pid: number): { rss: number; anon: number; file: number } 
   return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
 }
 
+/** glibc's reservation for each malloc arena but the main one (64-bit): 64 MiB, aligned to its size. */
+const ARENA_BYTES = 64n << 20n;
+
+/**
+ * Resident MB (10^6 bytes) of `pid`'s malloc arenas other than the main one: the C library gives
+ * each thread that mallocs (V8's compile and GC workers, libuv's pool) an arena of its own, reserved
+ * as an anonymous 64 MiB region aligned to 64 MiB, and keeps what was freed there for reuse.
+ */
+export function threadArenasMB(pid: number): number {
+  type Region = { start: bigint; end: bigint; anonymous: boolean; writable: boolean; rss: number };
+  const regions: Region[] = [];
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (range) {
+      const [, start, end, perms, inode, name] = range;
+      regions.push({
+        start: BigInt(`0x${start}`),
+        end: BigInt(`0x${end}`),
+        anonymous: inode === '0' && name === '',
+        writable: perms!.startsWith('rw'),
+        rss: 0,
+      });
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    const last = regions.at(-1);
+    if (rss && last) last.rss = Number(rss[1]);
+  }
+  let kB = 0;
+  for (const [i, first] of regions.entries()) {
+    if (!first.anonymous || !first.writable || first.start % ARENA_BYTES !== 0n) continue;
+    // The arena's used part, then the rest of its reservation (no access), back to back.
+    let end = first.end;
+    let rss = first.rss;
+    for (const next of regions.slice(i + 1)) {
+      if (next.start !== end || !next.anonymous || end - first.start >= ARENA_BYTES) break;
+      end = next.end;
+      rss += next.rss;
+    }
+    if (end - first.start === ARENA_BYTES) kB += rss;
+  }
+  return (kB * 1024) / 1e6;
+}
+
 /** Context switches (voluntary + nonvoluntary) of one thread or process status file, or 0 once it is gone. */
 function switches(path: string): number {
   try {
