@@ -13,22 +13,22 @@ const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.
 /** Whether the floor's bundle is built. */
 export const hasInkFloor = (): boolean => existsSync(INK_FLOOR);
 
+/** Two panes for the floor to hold: `agent`'s argv in two pseudo-terminals of `cols`×`rows` (ink-floor.tsx). */
+export type FloorPanes = { readonly cols: number; readonly rows: number; readonly agent: readonly string[] };
+
 /**
- * Two panes for the floor to hold: `agent`'s argv in two pseudo-terminals of `cols`×`rows`; with
- * `relevoModules`, relevo's own modules loaded beside them, none run (ink-floor.tsx).
+ * relevo's own modules for the floor to load first, none run (ink-floor.tsx): those its first frame
+ * needs, or those and its run's.
  */
-export type FloorPanes = {
-  readonly cols: number;
-  readonly rows: number;
-  readonly agent: readonly string[];
-  readonly relevoModules?: boolean;
-};
+export type FloorModules = 'frame' | 'run';
+
+export type FloorOptions = { readonly panes?: FloorPanes; readonly modules?: FloorModules };
 
 /** Starts the floor and resolves once its line is painted: ms from spawn to that output, and its pid. */
-export async function openInkFloor(panes?: FloorPanes): Promise<{ firstFrameMs: number; pid: number; close: () => Promise<void> }> {
+export async function openInkFloor(o: FloorOptions = {}): Promise<{ firstFrameMs: number; pid: number; close: () => Promise<void> }> {
   const dir = tempDir('relevo-bench-floor-');
-  const withPanes = panes ? [String(panes.cols), String(panes.rows), ...panes.agent] : [];
-  const modules = panes?.relevoModules ? ['--relevo-modules'] : [];
+  const withPanes = o.panes ? [String(o.panes.cols), String(o.panes.rows), ...o.panes.agent] : [];
+  const modules = o.modules ? [`--relevo-modules=${o.modules}`] : [];
   const ink = new BenchTerminal([process.execPath, INK_FLOOR, ...modules, FLOOR_TEXT, ...withPanes], { cwd: dir.path });
   const close = async () => {
     await ink.stop(3000);
@@ -44,8 +44,8 @@ export async function openInkFloor(panes?: FloorPanes): Promise<{ firstFrameMs: 
 }
 
 /** `measure(pid)` of the floor once it has kept still `stillMs` after its first frame (as relevo's scenes are left), then closes it. */
-export async function idleInkFloor<T>(stillMs: number, measure: (pid: number) => T | Promise<T>, panes?: FloorPanes): Promise<T> {
-  const floor = await openInkFloor(panes);
+export async function idleInkFloor<T>(stillMs: number, measure: (pid: number) => T | Promise<T>, o: FloorOptions = {}): Promise<T> {
+  const floor = await openInkFloor(o);
   try {
     await sleep(stillMs);
     return await measure(floor.pid);

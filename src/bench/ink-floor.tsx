@@ -1,30 +1,32 @@
 /**
- * `node dist/bench/ink-floor/ink-floor.js [--relevo-modules] TEXT`: the floor of any Ink TUI's
- * start-up and memory on this machine — Node, React, Ink and yoga, bundled and loaded as relevo's
- * command is (`npm run build` writes it), painting TEXT in one bordered line, then idle until
- * SIGTERM or SIGHUP. The start-up bench times its first frame beside relevo's; the memory bench
- * reads its RSS.
+ * `node dist/bench/ink-floor/ink-floor.js [--relevo-modules=frame|run] TEXT`: the floor of any Ink
+ * TUI's start-up and memory on this machine — Node, React, Ink and yoga, bundled and loaded as
+ * relevo's command is (`npm run build` writes it), painting TEXT in one bordered line, then idle
+ * until SIGTERM or SIGHUP. The start-up bench times its first frame beside relevo's; the memory
+ * bench reads its RSS.
  *
- * With `--relevo-modules`, it also holds relevo's own code and runs none of it: the modules a TUI
- * run of relevo loads (src/cli.ts: the flags' and relevo.toml's, the TUI's first frame and the
- * run's), then, once still for as long as relevo waits, the collection relevo makes to give memory
- * back (app/run/memory-relief.ts: compiled code dropped, the old generation compacted). What relevo
- * holds beyond that is what its run holds.
+ * With `--relevo-modules`, it also loads relevo's own code first and runs none of it: `frame`, the
+ * modules relevo loads before its first frame (src/cli.ts: the flags', relevo.toml's and the TUI's
+ * first frame); `run`, those and the run's, then, once still for as long as relevo waits, the
+ * collection relevo makes to give memory back (app/run/memory-relief.ts: compiled code dropped,
+ * the old generation compacted). What relevo takes beyond that is what it does.
  */
-const withRelevo = process.argv[2] === '--relevo-modules';
-const args = process.argv.slice(withRelevo ? 3 : 2);
+const modules = /^--relevo-modules=(frame|run)$/.exec(process.argv[2] ?? '')?.[1];
+const args = process.argv.slice(modules === undefined ? 2 : 3);
 
 // Ink loaded as relevo loads it (src/cli.ts, importTui): without `fetch`, yoga decodes its binary with atob.
 const fetch = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
 if (fetch?.configurable) Reflect.deleteProperty(globalThis, 'fetch');
 const { Box, render, Text } = await import('ink');
-if (withRelevo) {
+if (modules !== undefined) {
   await Promise.all([
     import('../app/config/options.js'),
     import('../app/config/relevo-toml.js'),
     import('../tui/start.js'),
-    import('../tui/app.js'),
+    ...(modules === 'run' ? [import('../tui/app.js')] : []),
   ]);
+}
+if (modules === 'run') {
   const { exposedGc, RELIEF_MS, relievingGc } = await import('../app/run/memory-relief.js');
   const gc = exposedGc();
   if (gc !== null) setTimeout(relievingGc(gc), RELIEF_MS).unref();

@@ -12,7 +12,7 @@ import { RELIEF_MS } from '../app/run/memory-relief.js';
 import { firstLayout } from '../tui/compositor.js';
 import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
-import { hasInkFloor, idleInkFloor } from './floor.js';
+import { type FloorModules, hasInkFloor, idleInkFloor } from './floor.js';
 import { rssMB, threadArenasMB } from './proc.js';
 import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, STEADY_MS, tmuxDemo, tmuxPrinting } from './scenes.js';
 import { COLS, ROWS } from './terminal.js';
@@ -100,14 +100,14 @@ function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: nu
 
 /**
  * The idle Ink floor holding two idle agents in panes of relevo's size: what relevo cannot hold less
- * than; with `relevoModules`, relevo's own modules loaded too, none of them run (ink-floor.tsx).
+ * than; with `modules`, relevo's own modules loaded too, none of them run (ink-floor.tsx).
  */
-async function floorWithPanes(still: number, relevoModules: boolean): Promise<Memory> {
+async function floorWithPanes(still: number, modules?: FloorModules): Promise<Memory> {
   const dir = new Workdir();
   try {
     const { width, height } = firstLayout(COLS, ROWS).panes.planner!.inner;
-    const panes = { cols: width, rows: height, agent: dir.agent('print', 'floor', 0), relevoModules };
-    return await idleInkFloor(still, memoryOf, panes);
+    const panes = { cols: width, rows: height, agent: dir.agent('print', 'floor', 0) };
+    return await idleInkFloor(still, memoryOf, { panes, ...(modules ? { modules } : {}) });
   } finally {
     dir.release();
   }
@@ -145,8 +145,8 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const echoes: number[][] = [];
   for (let i = 0; i < opts.reps; i++) {
     if (hasInkFloor()) {
-      floor.push(await floorWithPanes(still, false));
-      floorWithCode.push(await floorWithPanes(still, true));
+      floor.push(await floorWithPanes(still));
+      floorWithCode.push(await floorWithPanes(still, 'run'));
     }
     idle.push(
       await rss(

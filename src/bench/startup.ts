@@ -10,7 +10,7 @@
 import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
 import { type Figure, median } from './figure.js';
-import { hasInkFloor, openInkFloor } from './floor.js';
+import { type FloorModules, hasInkFloor, openInkFloor } from './floor.js';
 import { BenchTerminal, BIN } from './terminal.js';
 import { TmuxServer, tmuxVersion } from './tmux.js';
 
@@ -44,9 +44,9 @@ async function tmuxFirstFrame(): Promise<number> {
   }
 }
 
-/** ms from spawning the bundled Ink floor to the output that paints its one line. */
-async function inkFirstFrame(): Promise<number> {
-  const floor = await openInkFloor();
+/** ms from spawning the bundled Ink floor (loading relevo's first frame's modules first, with `modules`) to the output that paints its one line. */
+async function inkFirstFrame(modules?: FloorModules): Promise<number> {
+  const floor = await openInkFloor(modules ? { modules } : {});
   await floor.close();
   return floor.firstFrameMs;
 }
@@ -80,6 +80,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const version: number[] = [];
   const bare: number[] = [];
   const inkFrame: number[] = [];
+  const codeFrame: number[] = [];
   const hasTmux = (await tmuxVersion()) !== null;
   const hasFloor = hasInkFloor();
   // Untimed warm-up: the first start after a build reads everything from disk (not worth it in the quick smoke).
@@ -87,14 +88,18 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   for (let i = 0; i < opts.reps * (opts.quick ? 1 : STARTS_PER_REP); i++) {
     frame.push(await relevoFirstFrame());
     if (hasTmux) tmuxFrame.push(await tmuxFirstFrame());
-    if (hasFloor) inkFrame.push(await inkFirstFrame());
+    if (hasFloor) {
+      inkFrame.push(await inkFirstFrame());
+      codeFrame.push(await inkFirstFrame('frame'));
+    }
     help.push(await wall([process.execPath, BIN, '--help']));
     bare.push(await wall([process.execPath, '-e', '0']));
     version.push(await wall([process.execPath, BIN, '--version']));
     bare.push(await wall([process.execPath, '-e', '0']));
   }
+  const samples = (ms: readonly number[]) => `${median(ms).toFixed(0)} ms (samples ${ms.map((x) => x.toFixed(0)).join(', ')})`;
   const floor = hasFloor
-    ? `floor: an Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) paints one line in ${median(inkFrame).toFixed(0)} ms (samples ${inkFrame.map((x) => x.toFixed(0)).join(', ')}); relevo's frame also reads its settings and lays out its chrome (band, key hint, two pane frames); the agents start after it`
+    ? `floor: an Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) paints one line in ${samples(inkFrame)}; loading the modules relevo's first frame needs first (none run), in ${samples(codeFrame)}; relevo's frame also reads its flags and settings and lays out its chrome (band, key hint, two pane frames); the agents start after it`
     : 'floor: not measured (dist/bench/ink-floor/ not built)';
   return [
     withNote(
