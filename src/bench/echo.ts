@@ -137,7 +137,11 @@ export async function figures(opts: EchoOptions): Promise<Figure[]> {
         relevo,
         samples,
         ...(baseline ? { baseline } : {}),
-        goal: { text: `≤ ${GOAL_RATIO}× tmux`, met },
+        goal: {
+          text: `≤ ${GOAL_RATIO}× tmux`,
+          met,
+          ...(baseline && !met && floor > GOAL_RATIO * baseline.value ? { floorAbove: true } : {}),
+        },
         note,
       });
     }

@@ -10,8 +10,12 @@ export type Figure = {
   readonly samples: readonly number[];
   /** The baseline's median (tmux, the bare node-pty + @xterm/headless stack, or a floor), when there is one. */
   readonly baseline?: { readonly name: string; readonly value: number; readonly samples: readonly number[] };
-  /** The goal as the issue states it, and whether this run met it. */
-  readonly goal: { readonly text: string; readonly met: boolean };
+  /**
+   * The goal as the issue states it, and whether this run met it; `floorAbove`: not met, and the
+   * floor the note measured (what relevo cannot do better than, in the same run) is past the goal
+   * itself — it cannot be met here.
+   */
+  readonly goal: { readonly text: string; readonly met: boolean; readonly floorAbove?: boolean };
   /** For a goal not met: the measured floor that stops it and why. */
   readonly note?: string;
 };

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { withoutProxyCa } from './bench-env.js';
 import type { Figure } from './figure.js';
-import { markdownTable, plainTable } from './report.js';
+import { goalsLine, markdownTable, plainTable } from './report.js';
 
 type Options = { reps: number; quick: boolean };
 type FigureGroup = { figures(opts: Options): Promise<Figure[]> };
@@ -139,6 +139,7 @@ const m = await machine();
 const machineLine = `machine: ${m.cores} cores (${m.cpu}), node ${m.node}, ${m.tmux}, ${m.date}, load ${m.loadavg.join(' ')}; medians of ${o.reps} rep${o.reps === 1 ? '' : 's'}${o.quick ? ', quick sizes' : ''}${proxyCa ? '; NODE_EXTRA_CA_CERTS unset for every process' : ''}`;
 console.log(o.markdown ? markdownTable(figures) : plainTable(figures));
 console.log('');
+console.log(goalsLine(figures));
 console.log(machineLine);
 for (const g of outcomes.filter((g) => g.status !== 'ok'))
   console.log(`${g.name}: ${g.status === 'skipped' ? 'skipped (not built)' : `failed: ${g.detail}`}`);

@@ -76,9 +76,19 @@ async function echoesAfterStill(scene: Scene, keys = 'qzjw'): Promise<number[]> 
   return ms;
 }
 
-/** The figure; its note says what the resident memory is made of (and anything that fails the goal). */
-function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: number, problem?: string, info?: string): Figure {
+/** The figure; its note says what the resident memory is made of (and anything that fails the goal); `floor`, MB: what relevo cannot hold less than. */
+function figure(
+  key: string,
+  what: string,
+  relevo: Rss[],
+  base: Rss[],
+  limit: number,
+  problem?: string,
+  info?: string,
+  floor?: number,
+): Figure {
   const rss = relevo.map((r) => r.rss);
+  const met = median(rss) <= limit && problem === undefined;
   const soon = relevo.flatMap((r) => (r.soon === undefined ? [] : [r.soon]));
   const parts = [
     `anonymous ${median(relevo.map((r) => r.anon)).toFixed(1)} MB, file-backed ${median(relevo.map((r) => r.file)).toFixed(1)} MB`,
@@ -93,7 +103,7 @@ function figure(key: string, what: string, relevo: Rss[], base: Rss[], limit: nu
     relevo: median(rss),
     samples: rss,
     baseline: { name: 'tmux server', value: median(base.map((r) => r.rss)), samples: base.map((r) => r.rss) },
-    goal: { text: `≤ ${limit} MB`, met: median(rss) <= limit && problem === undefined },
+    goal: { text: `≤ ${limit} MB`, met, ...(!met && floor !== undefined && floor > limit ? { floorAbove: true } : {}) },
     note: [problem, parts, info].filter(Boolean).join('; '),
   };
 }
@@ -179,6 +189,7 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
       IDLE_LIMIT,
       undefined,
       `${floorNote(floor, floorWithCode, idle, IDLE_LIMIT)}; ${echoNote}`,
+      floorWithCode.length > 0 ? median(floorWithCode.map((m) => m.rss)) : undefined,
     ),
     figure(
       'memory.scrollback',

@@ -21,7 +21,8 @@ const HEADER = ['key', 'what', 'relevo-tui', 'baseline', 'ratio', 'goal', 'met']
 
 function cells(f: Figure): string[] {
   const base = f.baseline ? `${f.baseline.name} ${value(f.baseline.value, f.unit)}` : '–';
-  const met = `${f.goal.met ? '✓' : '✗'}${f.note ? ` ${f.note}` : ''}`;
+  const mark = f.goal.met ? '✓' : f.goal.floorAbove ? '✗ (its floor is past the goal)' : '✗';
+  const met = `${mark}${f.note ? ` ${f.note}` : ''}`;
   return [f.key, f.what, value(f.relevo, f.unit), base, ratio(f), f.goal.text, met];
 }
 
@@ -43,4 +44,15 @@ export function markdownTable(figures: readonly Figure[]): string {
   const esc = (c: string) => c.replaceAll('|', '\\|');
   const line = (r: readonly string[]) => `| ${r.map(esc).join(' | ')} |`;
   return [line(HEADER), `|${HEADER.map(() => '---').join('|')}|`, ...figures.map((f) => line(cells(f)))].join('\n');
+}
+
+/** Whether a figure has a goal of its own (not one printed for reference: `none (…)`). */
+const hasGoal = (f: Figure) => !f.goal.text.startsWith('none');
+
+/** `goals: 15 met, 3 not met with their floor past them, 0 not met`: the run against the goals, in one line. */
+export function goalsLine(figures: readonly Figure[]): string {
+  const goals = figures.filter(hasGoal);
+  const met = goals.filter((f) => f.goal.met).length;
+  const floored = goals.filter((f) => !f.goal.met && f.goal.floorAbove).length;
+  return `goals: ${met} met, ${floored} not met with their floor past them, ${goals.length - met - floored} not met`;
 }

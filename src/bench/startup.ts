@@ -70,6 +70,9 @@ const figure = (key: string, what: string, relevo: number[], name: string, base:
 /** The figure with `more` after its own note (a missing baseline's, if any). */
 const withNote = (f: Figure, more: string): Figure => ({ ...f, note: f.note === undefined ? more : `${f.note}; ${more}` });
 
+/** The goal for the first frame, ms. */
+const FIRST_FRAME_MS = 250;
+
 /** Starts of each kind per repetition. */
 const STARTS_PER_REP = 3;
 
@@ -101,11 +104,14 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const floor = hasFloor
     ? `floor: an Ink app (Node, React, Ink, yoga; bundled and loaded as relevo is) paints one line in ${samples(inkFrame)}; loading the modules relevo's first frame needs first (none run), in ${samples(codeFrame)}; relevo's frame also reads its flags and settings and lays out its chrome (band, key hint, two pane frames); the agents start after it`
     : 'floor: not measured (dist/bench/ink-floor/ not built)';
+  const first = withNote(
+    figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, FIRST_FRAME_MS),
+    floor,
+  );
+  // relevo's own code, loaded before the first frame, takes the floor past the goal.
+  const floorAbove = !first.goal.met && codeFrame.length > 0 && median(codeFrame) > FIRST_FRAME_MS;
   return [
-    withNote(
-      figure('startup.first-frame', 'first painted frame of --demo (160×40)', frame, 'tmux new-session attached', tmuxFrame, 250),
-      floor,
-    ),
+    floorAbove ? { ...first, goal: { ...first.goal, floorAbove } } : first,
     figure('startup.help', '--help, spawn to exit', help, 'node -e 0', bare, 120),
     figure('startup.version', '--version, spawn to exit', version, 'node -e 0', bare, 120),
   ];

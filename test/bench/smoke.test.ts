@@ -109,14 +109,23 @@ describe('the bench', () => {
     for (const f of ['index.js', 'bench-env.js', 'figure.js', 'report.js']) copyFileSync(join(DIST, 'bench', f), join(dir, f));
     writeFileSync(join(dir, 'startup.js'), "export async function figures() { throw new Error('no terminal\\nsecond line'); }\n");
     const figure = { key: 'memory.idle', what: 'stand-in', unit: 'MB', relevo: 42, samples: [42], goal: { text: '≤ 60 MB', met: true } };
+    // Beside it, a goal missed with its floor past it, one missed, and a figure for reference (no goal of its own).
+    const others = [
+      { ...figure, key: 'memory.floored', goal: { text: '≤ 40 MB', met: false, floorAbove: true }, note: 'floor 41 MB' },
+      { ...figure, key: 'memory.missed', goal: { text: '≤ 40 MB', met: false } },
+      { ...figure, key: 'memory.reference', goal: { text: 'none (for reference)', met: true } },
+    ];
     writeFileSync(
       join(dir, 'memory.js'),
-      `export async function figures(opts) { return [{ ...${JSON.stringify(figure)}, note: 'reps ' + opts.reps }]; }\n`,
+      `export async function figures(opts) { return [{ ...${JSON.stringify(figure)}, note: 'reps ' + opts.reps }, ...${JSON.stringify(others)}]; }\n`,
     );
     const json = join(tmp, 'stand-in.json');
     const r = await bench(join(dir, 'index.js'), '--reps', '2', '--only', 'startup,memory,idle,relay', '--json', json);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^memory\.idle +\| stand-in +\| 42\.0 MB .*✓ reps 2$/m);
+    expect(r.stdout).toMatch(/^memory\.floored +\| .*\| ≤ 40 MB +\| ✗ \(its floor is past the goal\) floor 41 MB$/m);
+    expect(r.stdout).toMatch(/^memory\.missed +\| .*\| ≤ 40 MB +\| ✗$/m);
+    expect(r.stdout).toMatch(/^goals: 1 met, 1 not met with their floor past them, 1 not met\nmachine: /m);
     expect(r.stdout).toContain('startup: failed: no terminal');
     expect(r.stdout).not.toContain('second line');
     expect(r.stdout).toContain('idle: skipped (not built)');
@@ -128,7 +137,7 @@ describe('the bench', () => {
       ['idle', 'skipped'],
       ['relay', 'skipped'],
     ]);
-    expect(result.figures.map((f) => f.key)).toEqual(['memory.idle']);
+    expect(result.figures.map((f) => f.key)).toEqual(['memory.idle', 'memory.floored', 'memory.missed', 'memory.reference']);
     const md = await bench(join(dir, 'index.js'), '--only', 'memory', '--markdown', '--json', json);
     expect(md.exitCode, md.stderr).toBe(0);
     expect(md.stdout).toContain('| key | what | relevo-tui | baseline | ratio | goal | met |\n|---|---|---|---|---|---|---|\n');
