@@ -76,19 +76,20 @@ async function echoesAfterStill(scene: Scene, keys = 'qzjw'): Promise<number[]> 
   return ms;
 }
 
-/** The figure; its note says what the resident memory is made of (and anything that fails the goal); `floor`, MB: what relevo cannot hold less than. */
+/**
+ * The figure; its note says what the resident memory is made of, then `info`, or `problem` where
+ * something fails the goal; `floor`, MB: what relevo cannot hold less than.
+ */
 function figure(
   key: string,
   what: string,
   relevo: Rss[],
   base: Rss[],
   limit: number,
-  problem?: string,
-  info?: string,
-  floor?: number,
+  o: { readonly problem?: string | undefined; readonly info?: string | undefined; readonly floor?: number | undefined },
 ): Figure {
   const rss = relevo.map((r) => r.rss);
-  const met = median(rss) <= limit && problem === undefined;
+  const met = median(rss) <= limit && o.problem === undefined;
   const soon = relevo.flatMap((r) => (r.soon === undefined ? [] : [r.soon]));
   const parts = [
     `anonymous ${median(relevo.map((r) => r.anon)).toFixed(1)} MB, file-backed ${median(relevo.map((r) => r.file)).toFixed(1)} MB`,
@@ -103,8 +104,8 @@ function figure(
     relevo: median(rss),
     samples: rss,
     baseline: { name: 'tmux server', value: median(base.map((r) => r.rss)), samples: base.map((r) => r.rss) },
-    goal: { text: `≤ ${limit} MB`, met, ...(!met && floor !== undefined && floor > limit ? { floorAbove: true } : {}) },
-    note: [problem, parts, info].filter(Boolean).join('; '),
+    goal: { text: `≤ ${limit} MB`, met, ...(!met && o.floor !== undefined && o.floor > limit ? { floorAbove: true } : {}) },
+    note: [o.problem, parts, o.info].filter(Boolean).join('; '),
   };
 }
 
@@ -181,24 +182,13 @@ export async function figures(opts: { reps: number; quick: boolean }): Promise<F
   const stillFor = still >= RELIEF_MS ? `${still / 1000} s, once it gave memory back (its compiled code dropped)` : `${still} ms`;
   const echoNote = `the first key typed after it was still for ${stillFor} echoed in ${median(echoes.map((e) => e[0] ?? Number.NaN)).toFixed(1)} ms, the next ones in ${median(echoes.flatMap((e) => e.slice(1))).toFixed(1)} ms`;
   return [
-    figure(
-      'memory.idle',
-      'RSS idle after the demo reached done',
-      idle,
-      idleTmux,
-      IDLE_LIMIT,
-      undefined,
-      `${floorNote(floor, floorWithCode, idle, IDLE_LIMIT)}; ${echoNote}`,
-      floorWithCode.length > 0 ? median(floorWithCode.map((m) => m.rss)) : undefined,
-    ),
-    figure(
-      'memory.scrollback',
-      `RSS with ${lines} lines in both panes' scrollback`,
-      full,
-      fullTmux,
-      FULL_LIMIT,
-      short,
-      short ? undefined : scrollback,
-    ),
+    figure('memory.idle', 'RSS idle after the demo reached done', idle, idleTmux, IDLE_LIMIT, {
+      info: `${floorNote(floor, floorWithCode, idle, IDLE_LIMIT)}; ${echoNote}`,
+      floor: floorWithCode.length > 0 ? median(floorWithCode.map((m) => m.rss)) : undefined,
+    }),
+    figure('memory.scrollback', `RSS with ${lines} lines in both panes' scrollback`, full, fullTmux, FULL_LIMIT, {
+      problem: short,
+      info: short ? undefined : scrollback,
+    }),
   ];
 }

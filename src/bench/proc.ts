@@ -49,8 +49,9 @@ export function threadArenasMB(pid: number): number {
     // The arena's used part, then the rest of its reservation (no access), back to back.
     let end = first.end;
     let rss = first.rss;
-    for (const next of regions.slice(i + 1)) {
-      if (next.start !== end || !next.anonymous || end - first.start >= ARENA_BYTES) break;
+    for (let j = i + 1; end - first.start < ARENA_BYTES; j++) {
+      const next = regions[j];
+      if (next === undefined || next.start !== end || !next.anonymous) break;
       end = next.end;
       rss += next.rss;
     }
