@@ -124,44 +124,67 @@ function flood(dir: Workdir, tag: string, bytes: number, cols: number, rows: num
   return { pty, term, ready, parsed: (n) => new Promise<number>((resolve) => waits.set(n, resolve)) };
 }
 
+/** A bare stack kept open: its floods warmed up, ready to flood again and again. */
+export type BareStack = {
+  /** ms from the signal until xterm has parsed a whole burst in every pane, every pane signalled at once. */
+  flood(): Promise<number>;
+  close(): void;
+};
+
 /**
- * ms from the signal until xterm has parsed all of a `bytes` flood in each of `panes` terminals
- * (`cols`×`rows`), every pane signalled at once; with `parse` 'worker', each terminal on a worker
- * thread of its own; with `parse` 'none', until the bytes were read;
- * with `logged`, each chunk goes through relevo's output history (pane.ts does so) before xterm.
- * The first pane floods once before, unmeasured, as every system under test does (throughput.ts).
+ * `panes` flood agents of `bytes` a burst, each in a pseudo-terminal with a headless terminal of
+ * `cols`×`rows`, on this thread or — with `parse` 'worker' — on a worker thread of its own each;
+ * with `parse` 'none', only read; with `logged`, each chunk goes through relevo's output history
+ * (pane.ts does so) before xterm. Resolves once the first pane has flooded once, unmeasured, as
+ * every system under test does (throughput.ts).
  */
-export async function bareFlood(
+export async function openBareStack(
   bytes: number,
   cols: number,
   rows: number,
   panes: 1 | 2 = 1,
   parse: Parse = 'main',
   logged = false,
-): Promise<number> {
+): Promise<BareStack> {
   const dir = new Workdir();
   const floods = Array.from({ length: panes }, (_, i) => flood(dir, `bare${i}`, bytes, cols, rows, parse, logged));
-  try {
-    const limit = <T>(p: Promise<T>, what: string) =>
-      Promise.race([
-        p,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`bare stack: ${what} timed out`)), 180_000).unref()),
-      ]);
-    await limit(Promise.all(floods.map((f) => f.ready)), 'start');
-    const first = floods[0]!;
-    const warm = first.parsed(1);
-    process.kill(first.pty.pid, 'SIGUSR1');
-    await limit(warm, 'warm-up flood');
-    const ends = floods.map((f, i) => f.parsed(i === 0 ? 2 : 1));
-    const t0 = performance.now();
-    for (const f of floods) process.kill(f.pty.pid, 'SIGUSR1');
-    return Math.max(...(await limit(Promise.all(ends), 'flood'))) - t0;
-  } finally {
+  const close = () => {
     for (const f of floods) {
       f.pty.kill();
       f.term?.dispose();
     }
     dir.release();
+  };
+  const limit = <T>(p: Promise<T>, what: string) =>
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`bare stack: ${what} timed out`)), 180_000).unref()),
+    ]);
+  // The burst each pane floods next (from 1).
+  const rounds = floods.map(() => 1);
+  const burst = async (which: readonly Flood[], what: string) => {
+    const ends = which.map((f) => f.parsed(rounds[floods.indexOf(f)]!++));
+    const t0 = performance.now();
+    for (const f of which) process.kill(f.pty.pid, 'SIGUSR1');
+    return Math.max(...(await limit(Promise.all(ends), what))) - t0;
+  };
+  try {
+    await limit(Promise.all(floods.map((f) => f.ready)), 'start');
+    await burst([floods[0]!], 'warm-up flood');
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { flood: () => burst(floods, 'flood'), close };
+}
+
+/** One measured flood of a fresh bare stack (see openBareStack), closed after. */
+export async function bareFlood(...args: Parameters<typeof openBareStack>): Promise<number> {
+  const stack = await openBareStack(...args);
+  try {
+    return await stack.flood();
+  } finally {
+    stack.close();
   }
 }
 
@@ -171,16 +194,11 @@ export async function bareFlood(
  * else. The keys typed into it go to `left`, whose output is written out as it is once xterm has
  * parsed it (no painting); `right` is parsed too, its output shown up to its first line (its ready
  * line) only. With `parse` 'worker', each headless terminal is on a worker thread of its own, as a
- * Screen moved off the main thread would be: what an echo costs then. Ends, with both agents, on
- * SIGHUP or SIGTERM or when either agent exits.
+ * Screen moved off the main thread would be: what an echo costs then; with 'none', nothing is
+ * parsed: what Node's own reads and writes cost. Ends, with both agents, on SIGHUP or SIGTERM or
+ * when either agent exits.
  */
-export function bareRelay(
-  left: readonly string[],
-  right: readonly string[],
-  cols: number,
-  rows: number,
-  parse: 'main' | 'worker' = 'main',
-): void {
+export function bareRelay(left: readonly string[], right: readonly string[], cols: number, rows: number, parse: Parse = 'main'): void {
   const panes = [left, right].map(([file, ...args]) => {
     const pty = ptyDriver().spawn(file!, args, {
       name: 'xterm-256color',
@@ -189,24 +207,25 @@ export function bareRelay(
       cwd: process.cwd(),
       env: { ...process.env, LANG: 'C.UTF-8' } as Record<string, string>,
     });
-    return { pty, term: parser(parse, cols, rows, pty)! };
+    return { pty, term: parser(parse, cols, rows, pty) };
   });
   const [echo, other] = panes as [(typeof panes)[0], (typeof panes)[0]];
   const end = () => {
     for (const p of panes) {
       p.pty.kill();
-      p.term.dispose();
+      p.term?.dispose();
     }
     process.exit(0);
   };
   process.stdin.setRawMode?.(true);
   process.stdin.on('data', (data: Buffer) => echo.pty.write(data.toString('utf8')));
-  echo.pty.onData((data) => echo.term.write(data, () => process.stdout.write(data)));
+  const show = (data: string) => process.stdout.write(data);
+  echo.pty.onData((data) => (echo.term ? echo.term.write(data, () => show(data)) : show(data)));
   let shown = true;
   other.pty.onData((data) => {
-    other.term.write(data);
+    other.term?.write(data);
     if (!shown) return;
-    process.stdout.write(data);
+    show(data);
     shown = !data.includes('\n');
   });
   for (const p of panes) p.pty.onExit(end);

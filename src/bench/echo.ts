@@ -3,16 +3,17 @@
  * that key is painted back, with the other pane idle and with it flooding coloured text. relevo's
  * TUI and tmux 3.x (a private server, attached in the same kind of terminal, two panes split the
  * same way) run the same two agents — an echo program on the left, focused, and a flood on the
- * right that starts on a signal — and take turns, repetition by repetition, in one run. So does
- * the floor Node sets (bare-relay.ts), named where relevo misses the goal, and that floor with each
- * pane's terminal on a worker thread (what an echo would cost a Screen moved off the main thread).
+ * right that starts on a signal — open side by side in each repetition, the idle keys typed in
+ * turns (see rep). So do the floor Node sets (bare-relay.ts), named where relevo misses the goal,
+ * that floor with each pane's terminal on a worker thread (what an echo would cost a Screen moved
+ * off the main thread), and Node's reads and writes with nothing parsed.
  */
 
 import { sleep } from './cleanup.js';
 import type { Figure } from './figure.js';
 import { median, quantile } from './figure.js';
 import { ECHO_KEYS, PROBE_KEY, PROBE_LINE } from './flood-text.js';
-import { type Session, withSession } from './session.js';
+import { openSession, type Session } from './session.js';
 import type { BenchTerminal } from './terminal.js';
 import { tmuxVersion } from './tmux.js';
 import type { Workdir } from './workdir.js';
@@ -78,14 +79,54 @@ async function series(term: BenchTerminal, n: number): Promise<number[]> {
   return out;
 }
 
-/** One repetition on one system: the idle series, then the flood started and the flooding series. */
-async function rep(session: Session, keys: number): Promise<Latencies> {
-  await warmUp(session.term, Math.min(10, keys));
-  const idle = await series(session.term, keys);
-  process.kill(await session.dir.pid('flood'), 'SIGUSR1');
-  await sleep(300); // the flood is under way
-  const flood = await series(session.term, keys);
-  return { idle, flood };
+/** Idle keys a system gets in one turn; a repetition's idle keys go in turns of this many. */
+const TURN_KEYS = 20;
+
+type Name = Session['name'];
+
+/**
+ * One repetition: every system's session open at once (idle ones cost nothing), the idle keys in
+ * turns of TURN_KEYS — each system first in turn — so that every system is sampled across the same
+ * stretches of a machine whose speed drifts (one session's p50 can be 20 % off the next one's, of
+ * the same program); then, system by system, its flood started, the flooding series, and the
+ * session closed (its flood would load the machine under the next system's).
+ */
+async function rep(names: readonly Name[], keys: number): Promise<Record<Name, Latencies>> {
+  const sessions: Session[] = [];
+  const named = async <T>(name: Name, body: () => Promise<T>): Promise<T> => {
+    try {
+      return await body();
+    } catch (error) {
+      throw new Error(`${name}: ${(error as Error).message}`);
+    }
+  };
+  try {
+    for (const name of names) sessions.push(await named(name, () => openSession(name, agents)));
+    for (const s of sessions) await named(s.name, () => warmUp(s.term, Math.min(10, keys)));
+    const idle = new Map<Name, number[]>(names.map((name) => [name, []]));
+    const turn = Math.min(TURN_KEYS, keys);
+    for (let t = 0; t * turn < keys; t++) {
+      const n = Math.min(turn, keys - t * turn);
+      for (const s of [...sessions.slice(t % sessions.length), ...sessions.slice(0, t % sessions.length)]) {
+        idle.get(s.name)!.push(...(await named(s.name, () => series(s.term, n))));
+        // relevo looks at its pane again 30 ms after its last change: not during the next system's turn.
+        await sleep(50);
+      }
+    }
+    const out = {} as Record<Name, Latencies>;
+    for (const s of sessions) {
+      const flood = await named(s.name, async () => {
+        process.kill(await s.dir.pid('flood'), 'SIGUSR1');
+        await sleep(300); // the flood is under way
+        return series(s.term, keys);
+      });
+      await s.close();
+      out[s.name] = { idle: idle.get(s.name)!, flood };
+    }
+    return out;
+  } finally {
+    for (const s of sessions) await s.close();
+  }
 }
 
 const stat = (q: 0.5 | 0.95) => (xs: readonly number[]) => quantile(xs, q);
@@ -95,18 +136,12 @@ export async function figures(opts: EchoOptions): Promise<Figure[]> {
   // Quick (the CI smoke): a handful of keys, enough for a p95 to be a number.
   const keys = opts.quick ? 8 : 200;
   const tmux = await tmuxVersion();
-  const systems: Session['name'][] = [...(tmux ? ['relevo', 'tmux'] : ['relevo']), 'bare', 'bare-worker'] as Session['name'][];
-  const runs: Record<Session['name'], Latencies[]> = { relevo: [], tmux: [], bare: [], 'bare-worker': [] };
+  const systems: Name[] = [...(tmux ? ['relevo', 'tmux'] : ['relevo']), 'bare', 'bare-worker', 'bare-io'] as Name[];
+  const runs: Record<Name, Latencies[]> = { relevo: [], tmux: [], bare: [], 'bare-worker': [], 'bare-io': [] };
   for (let r = 0; r < reps; r++) {
-    // Interleaved, and in turns first, so neither always runs on a machine the other just warmed.
-    const order = r % 2 === 0 ? systems : [...systems].reverse();
-    for (const name of order) {
-      try {
-        runs[name].push(await withSession(name, agents, (s) => rep(s, keys)));
-      } catch (error) {
-        throw new Error(`${name}: ${(error as Error).message}`);
-      }
-    }
+    // In turns first, so that no system always opens, or floods, on a machine another just warmed.
+    const got = await rep(r % 2 === 0 ? systems : [...systems].reverse(), keys);
+    for (const name of systems) runs[name].push(got[name]);
   }
   const out: Figure[] = [];
   for (const scenario of ['idle', 'flood'] as const) {
@@ -121,14 +156,15 @@ export async function figures(opts: EchoOptions): Promise<Figure[]> {
       const baseline = tmux ? { name: tmux, value: median(base), samples: base } : undefined;
       const floor = median(per('bare'));
       const worker = median(per('bare-worker'));
+      const io = median(per('bare-io'));
       const met = baseline !== undefined && relevo <= GOAL_RATIO * baseline.value;
       const ratio = (ms: number) => (baseline ? ` = ${(ms / baseline.value).toFixed(2)}× tmux` : '');
-      const workerNote = `with each pane's terminal on a worker thread: ${worker.toFixed(1)} ms${ratio(worker)}`;
+      const others = `with each pane's terminal on a worker thread: ${worker.toFixed(2)} ms${ratio(worker)}; Node's own reads and writes alone (node-pty, nothing parsed): ${io.toFixed(2)} ms${ratio(io)}`;
       const note = !baseline
-        ? `tmux 3.x is not installed here: no baseline; ${workerNote}`
+        ? `tmux 3.x is not installed here: no baseline; the bare stack ${others}`
         : met
-          ? `the bare stack ${workerNote}`
-          : `floor: one Node process with node-pty and @xterm/headless, writing the echo out once parsed (no painting, src/bench/bare-relay.ts): ${floor.toFixed(1)} ms${ratio(floor)}; ${workerNote}`;
+          ? `the bare stack ${others}`
+          : `floor: one Node process with node-pty and @xterm/headless, writing the echo out once parsed (no painting, src/bench/bare-relay.ts): ${floor.toFixed(2)} ms${ratio(floor)}; relevo ${relevo.toFixed(2)} ms; ${others}`;
       const what = `keystroke echo, focused pane, ${scenario === 'idle' ? 'other pane idle' : 'other pane flooding'}, ${label}`;
       out.push({
         key: `echo.${scenario}.${label}`,

@@ -16,10 +16,11 @@ import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
 
 export type Session = {
-  /** `bare-worker`: the bare relay with each pane's terminal on a worker thread. */
-  readonly name: 'relevo' | 'tmux' | 'bare' | 'bare-worker';
+  /** `bare-worker`: the bare relay with each pane's terminal on a worker thread; `bare-io`: with none (nothing parsed). */
+  readonly name: 'relevo' | 'tmux' | 'bare' | 'bare-worker' | 'bare-io';
   readonly term: BenchTerminal;
   readonly dir: Workdir;
+  /** Ends the session (once; later calls wait for the same end). */
   close(): Promise<void>;
 };
 
@@ -36,20 +37,23 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
   const { left, right, tags } = agents(dir);
   const server = name === 'tmux' ? new TmuxServer() : undefined;
   let term: BenchTerminal | undefined;
-  const close = async () => {
-    server?.kill();
-    await term?.stop(3000, 'SIGHUP');
-    dir.release();
-  };
+  // Once, however often it is called (the echo bench closes a session as soon as it is done with it, and again on the way out).
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      server?.kill();
+      await term?.stop(3000, 'SIGHUP');
+      dir.release();
+    })());
   try {
     // No screen: the bench watches the output stream, and a flood must not spend its CPU on one.
     const opts = { cwd: dir.path, screen: false };
     if (server) {
       const split = [';', 'set', '-g', 'status', 'off', ';', 'split-window', '-d', '-h', ...right];
       term = new BenchTerminal([...server.newSession('bench', left, '-x', String(COLS), '-y', String(ROWS)), ...split], opts);
-    } else if (name === 'bare' || name === 'bare-worker') {
+    } else if (name === 'bare' || name === 'bare-worker' || name === 'bare-io') {
       const { width, height } = firstLayout(COLS, ROWS).panes.planner!.inner;
-      const where = name === 'bare' ? 'main' : 'worker';
+      const where = ({ bare: 'main', 'bare-worker': 'worker', 'bare-io': 'none' } as const)[name];
       const argv = [BARE_RELAY, JSON.stringify(left), JSON.stringify(right), String(width), String(height), where];
       term = new BenchTerminal([process.execPath, ...argv], opts);
     } else {

@@ -5,9 +5,8 @@
 /** Rows of the live screen, `from` to `to` (both included; `from` > `to`: none). */
 export type RowRange = { readonly from: number; readonly to: number };
 
-/** What the damage tracker reads of xterm: its scroll and resize events, and the input handler's refresh requests. */
+/** What the damage tracker reads of xterm: its resize events, and the input handler's refresh requests. */
 type DamageSource = {
-  onScroll(listener: () => void): unknown;
   onResize(listener: () => void): unknown;
 };
 type RefreshRows = { onRequestRefreshRows?: (listener: (rows: { start: number; end: number } | undefined) => void) => unknown };
@@ -16,7 +15,9 @@ type RefreshRows = { onRequestRefreshRows?: (listener: (rows: { start: number; e
  * Which rows of the live screen changed, as xterm's own renderer learns it: the input handler's
  * dirty rows after each parse (not in the public API of @xterm/headless: looked up by shape, and
  * without it every row counts as changed; a buffer switch asks for all of them), and every row on
- * a scroll or a resize.
+ * a resize. A scroll needs no listener of its own: xterm marks the scrolled region dirty itself,
+ * and the rows outside it did not move. (xterm's public onScroll fires for every line a flood
+ * scrolls, through two emitters: ≈ 2 % of a flood's time, for nothing the refresh request lacks.)
  */
 export class DamageTracker {
   #from = 0;
@@ -27,7 +28,6 @@ export class DamageTracker {
     const input = (term as { _core?: { _inputHandler?: RefreshRows } })._core?._inputHandler;
     this.#known = typeof input?.onRequestRefreshRows === 'function';
     input?.onRequestRefreshRows?.((rows) => (rows ? this.#mark(rows.start, rows.end) : this.#all()));
-    term.onScroll(() => this.#all());
     term.onResize(() => this.#all());
   }
 

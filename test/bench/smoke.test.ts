@@ -88,8 +88,13 @@ describe('the bench', () => {
     expect(note('memory.idle')).toMatch(
       /floor: an idle Ink app .* holds \d+\.\d MB; with relevo's own modules loaded too .* \d+\.\d MB, .*malloc arenas of Node's helper threads \(\d+\.\d MB against \d+\.\d/,
     );
-    // So did the bare relay with each pane's terminal on a worker thread.
-    for (const key of ['echo.idle.p50', 'echo.flood.p95']) expect(note(key)).toMatch(/on a worker thread: \d+\.\d ms/);
+    // So did the bare relay with each pane's terminal on a worker thread, and with nothing parsed.
+    for (const key of ['echo.idle.p50', 'echo.flood.p95']) {
+      expect(note(key)).toMatch(/on a worker thread: \d+\.\d+ ms/);
+      expect(note(key)).toMatch(/\(node-pty, nothing parsed\): \d+\.\d+ ms/);
+    }
+    // One-pane floods: relevo's and the bare stack's in turns.
+    expect(note('throughput.one')).toMatch(/^1 flood each \(1 a repetition\), relevo's and the bare stack's in turns/);
     const rows = r.stdout.split('\n');
     for (const key of KEYS)
       expect(
