@@ -1,7 +1,8 @@
 /**
- * `node dist/bench/bare-relay.js LEFT RIGHT COLS ROWS [main|worker|none]` (each agent a JSON argv): the echo
- * bench's floor, run in the bench's terminal as relevo and tmux are (see bareRelay in
- * bare-stack.ts); with `worker`, each pane's terminal on a worker thread; with `none`, nothing parsed.
+ * `node dist/bench/bare-relay.js LEFT RIGHT COLS ROWS [main|worker|none]` (each agent a JSON
+ * argv): the echo bench's floor, run in the bench's terminal as relevo and tmux are (see bareRelay
+ * in bare-stack.ts); with `worker`, each pane's terminal on a worker thread; with `none`, nothing
+ * parsed.
  */
 import { z } from 'zod';
 import { bareRelay } from './bare-stack.js';
