@@ -16,7 +16,10 @@ import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
 
 export type Session = {
-  /** `bare-worker`: the bare relay with each pane's terminal on a worker thread; `bare-io`: with none (nothing parsed). */
+  /**
+   * `bare-worker`: the bare relay with each pane's terminal on a worker thread; `bare-io`: with no
+   * terminal at all (nothing parsed).
+   */
   readonly name: 'relevo' | 'tmux' | 'bare' | 'bare-worker' | 'bare-io';
   readonly term: BenchTerminal;
   readonly dir: Workdir;
@@ -37,7 +40,8 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
   const { left, right, tags } = agents(dir);
   const server = name === 'tmux' ? new TmuxServer() : undefined;
   let term: BenchTerminal | undefined;
-  // Once, however often it is called (the echo bench closes a session as soon as it is done with it, and again on the way out).
+  // Once, however often it is called: the echo bench closes a session as soon as it is done with
+  // it, and again on the way out.
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
