@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Screen, type Span } from '../../src/pty/screen.js';
 import { PanePainter, type Rect } from '../../src/tui/painter.js';
+import { programOutput as output, rng } from '../helpers/random-output.js';
 
-const E = '\x1b[';
 const screens: Screen[] = [];
 const screen = (cols: number, rows: number, scrollback?: number) => {
   const s = new Screen({ cols, rows, ...(scrollback === undefined ? {} : { scrollback }) });
@@ -19,39 +19,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   for (const s of screens.splice(0)) s.dispose();
 });
-
-/** Deterministic pseudo-random numbers, so a failure replays. */
-function rng(seed: number): (n: number) => number {
-  let a = seed;
-  return (n) => {
-    a = (a * 1103515245 + 12345) % 2147483648;
-    return Math.floor((a / 2147483648) * n);
-  };
-}
-
-/** One thing a program may write, picked by `r`. */
-function output(r: (n: number) => number, rows: number): string {
-  const word = ['alpha ', 'beta ', '日本 ', 'x', '✅ ', `${E}1;31mred${E}0m `, `${E}48;5;22mbg${E}0m `][r(7)]!;
-  const pick: (() => string)[] = [
-    () => word.repeat(1 + r(4)),
-    () => '\r\n',
-    () => `${word}\r\n`.repeat(1 + r(12)),
-    () => `${E}${1 + r(rows)};${1 + r(20)}H`,
-    () => `${E}${r(3)}J`,
-    () => `${E}${r(3)}K`,
-    () => `${E}${1 + r(3)}L`,
-    () => `${E}${1 + r(3)}M`,
-    () => `${E}${1 + r(3)};${rows - r(3)}r${E}${rows - 1};1H\r\n\r\n${word}`,
-    () => `${E}r`,
-    () => '\x1bM',
-    () => `${E}?1049h${word}`,
-    () => `${E}?1049l`,
-    () => `${E}${1 + r(3)}S`,
-    () => `${E}${1 + r(3)}T`,
-    () => `${E}${1 + r(4)}P${E}${1 + r(4)}@`,
-  ];
-  return pick[r(pick.length)]!();
-}
 
 describe('PanePainter: rows xterm did not touch', () => {
   it('the real terminal shows what a painter rendering every row shows, after every paint, whatever the program wrote', async () => {
