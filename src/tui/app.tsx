@@ -123,7 +123,7 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
       readRun(dirname(current.dir), basename(current.dir), (message) => toast(`history: ${message}`, 'warn')),
       runState(bandInfo(store.state)),
     );
-  const run = commandRunner({ store, runner, compositor, toast, finish: (code) => finish(code), editPending, readHistory });
+  const run = commandRunner({ store, runner, toast, finish: (code) => finish(code), editPending, readHistory });
   // The goal prompt: a goal, or the relevo protocol's /relevo goal|pause|resume, with a history kept in the state dir.
   const history = new GoalHistory(join(resolve(cwd, options.stateDir), 'goal-history.json'));
   /** A goal given after `done`: the next run, with the same agents (or one line saying why not). */
@@ -141,7 +141,7 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
   const clipboard = (text: string) => term.write(osc52(text));
   const onData = inputRouter({ store, runner, compositor, toast, keys: new KeyRouter(prefix), run, promptKeys, clipboard });
 
-  const onResize = () => compositor.relayout();
+  const onResize = () => compositor.resized();
   io.stdout.on('resize', onResize);
   // A signal, or a terminal that went away (writes fail), pauses the relay and ends the agents.
   // Once: a write to a terminal that is gone fails again on each repaint the pause causes.

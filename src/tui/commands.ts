@@ -1,6 +1,5 @@
 import type { RelayRunner } from '../app/run/runner.js';
 import { noteRefusal, noteTarget, peerOf, ROLES } from '../protocol/index.js';
-import type { Compositor } from './compositor.js';
 import { enterCopy, leaveCopy } from './copy-mode.js';
 import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
@@ -12,7 +11,6 @@ import type { Toaster } from './toaster.js';
 export type CommandDeps = {
   readonly store: Store;
   readonly runner: RelayRunner;
-  readonly compositor: Compositor;
   readonly toast: Toaster;
   /** Ends the TUI with this exit code. */
   readonly finish: (code: number) => void;
@@ -24,7 +22,7 @@ export type CommandDeps = {
 
 /** What each of relevo's commands (the key after the prefix, see keys.ts) does. */
 export function commandRunner(deps: CommandDeps): (command: Command) => void {
-  const { store, runner, compositor, toast, finish, editPending } = deps;
+  const { store, runner, toast, finish, editPending } = deps;
   return (command) => {
     switch (command) {
       case 'focus': {
@@ -32,14 +30,10 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         const was = store.state.focus;
         if (store.state.scroll !== null) store.update(leaveCopy(runner.agents[was].pane.screen));
         store.update({ focus: peerOf(was) });
-        if (store.state.zoom || compositor.view.arrangement === 'zoomed') return compositor.relayout();
-        compositor.schedule(was);
-        compositor.placeCursor();
         return;
       }
       case 'zoom':
         store.update((s) => ({ zoom: !s.zoom }));
-        compositor.relayout();
         return;
       case 'pause':
         runner.dispatch({ type: 'pause' });
@@ -52,7 +46,6 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         return;
       case 'help':
         store.update({ overlay: 'help' });
-        compositor.paintHelp();
         return;
       case 'history':
         store.update({ overlay: 'history', history: deps.readHistory(), scroll: null });
@@ -72,7 +65,6 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
       }
       case 'scroll':
         store.update(enterCopy(runner.agents[store.state.focus].pane.screen));
-        compositor.placeCursor();
         return;
       case 'goal':
         store.update({ prompt: emptyLine });

@@ -1,13 +1,13 @@
 import { ROLES, type Role } from '../protocol/index.js';
-import type { AgentPane } from '../pty/agent.js';
+import type { Screen } from '../pty/screen.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
-import Help from './components/Help.js';
-import History, { HISTORY_CHROME_ROWS } from './components/History.js';
+import { HISTORY_CHROME_ROWS } from './components/History.js';
 import { type CopyState, spansOn } from './copy-text.js';
-import { chromeLines, paneFrame } from './frame.js';
-import { type Layout, layout } from './layout.js';
+import { chromeLines, paneFrame, tooSmall } from './frame.js';
+import { fitsLayout, type Layout, layout, MIN_SIZE, noLayout } from './layout.js';
 import { withoutColor } from './no-color.js';
 import { OffscreenInk } from './offscreen.js';
+import { Overlays } from './overlays.js';
 import { PanePainter } from './painter.js';
 import type { Store, TuiState } from './store.js';
 import type { RealTerminal } from './terminal.js';
@@ -15,11 +15,24 @@ import type { RealTerminal } from './terminal.js';
 /** The message area (questions, toasts), the status band and the goal line (or the goal prompt). */
 export const CHROME_ROWS = MESSAGE_ROWS + 2;
 
+/** A burst of resizes (a window being dragged) is laid out once, when it has been still this long… */
+const RESIZE_QUIET_MS = 40;
+/** …or once this long after its first resize, while it goes on. */
+const RESIZE_MAX_MS = 200;
+
+const SYNC_BEGIN = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
+const HIDE_CURSOR = '\x1b[?25l';
+
 const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
 
-/** A pane's title: `planner · claude · working · focus`. */
+/** What the compositor paints of an agent: its screen, sized to its box as a pseudo-terminal is. */
+export type PaneView = { readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void } };
+export type PaneViews = Readonly<Record<Role, PaneView>>;
+
+/** A pane's title: `planner · claude · working · focus`, and `zoomed` while it is. */
 const title = (role: Role, s: TuiState) =>
-  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}`;
+  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}${s.zoom ? ' · zoomed' : ''}`;
 
 /** Where the panes go on a terminal of this size before anything is focused or zoomed: the agents' first PTY size. */
 export function firstLayout(cols: number, rows: number): Layout {
@@ -27,36 +40,44 @@ export function firstLayout(cols: number, rows: number): Layout {
 }
 
 /**
- * Paints the whole screen from three writers that never see each other: each agent's headless
- * screen (a PanePainter per visible pane, damage-tracked), the pane frames with their titles, and
- * relevo's chrome and help (Ink, rendered off screen, painted as lines into their rectangles).
+ * Paints the whole screen as a view of the store, from writers that never see each other: each
+ * agent's headless screen (a PanePainter per visible pane, damage-tracked), the pane frames with
+ * their titles, relevo's chrome and the open overlay (Ink, rendered off screen, painted as lines cut
+ * to their rectangles). A change of layout, overlay or size repaints everything, so the terminal
+ * always shows what a first paint of the same state at that size shows (test/tui/screen-oracle).
  * Toasts live in the chrome's message area, never over a pane; the real cursor ends where the
- * focused agent's is. Views follow the store.
+ * focused agent's is.
  */
 export class Compositor {
   readonly #term: RealTerminal;
   readonly #store: Store;
   /** The agents' panes: none on the first frame, painted while the run opens (`attach`). */
-  #agents: Readonly<Record<Role, AgentPane>> | null;
+  #agents: PaneViews | null;
   readonly #painters: Partial<Record<Role, PanePainter>> = {};
   readonly #chrome: OffscreenInk;
-  /** The help, rendered the first time it is opened (its Ink tree costs the first frame otherwise). */
-  #help: OffscreenInk | null = null;
-  /** The history panel, rendered while it is open. */
-  #history: OffscreenInk | null = null;
+  readonly #overlays = new Overlays();
   #view: Layout;
+  /** The state the screen was last laid out for (its layout and overlay). */
+  #laidOut: TuiState;
+  /** A resize came and its relayout waits for the burst to end: nothing is painted at the old layout meanwhile. */
+  #resize: { readonly timer: NodeJS.Timeout; readonly since: number } | null = null;
   /** While another program (an editor) has the terminal, relevo paints nothing. */
   #suspended = false;
   #disposed = false;
   /** The pane titles as last painted, to repaint the frames only when one changes. */
   #framesTitle = '';
+  /** The cursor sequence the terminal was last given (every paint ends with one); '' when unknown. */
+  #cursorShown = '';
+  /** A relayout is composing its one frame: the chrome's new lines are taken into it, not painted on their own. */
+  #composing = false;
 
-  constructor(term: RealTerminal, store: Store, agents: Readonly<Record<Role, AgentPane>> | null = null) {
+  constructor(term: RealTerminal, store: Store, agents: PaneViews | null = null) {
     this.#term = term;
     this.#store = store;
     this.#agents = agents;
-    this.#view = layout(term.cols, term.rows, CHROME_ROWS, store.state.focus, store.state.zoom);
-    this.#chrome = new OffscreenInk(<Chrome state={store.state} width={this.#view.chrome.width} />, this.#view.chrome.width);
+    this.#laidOut = store.state;
+    this.#view = this.#layoutFor(store.state);
+    this.#chrome = new OffscreenInk(this.#chromeNode(store.state), this.#view.chrome.width);
     this.#chrome.onFrame(() => this.#paintChrome());
     store.onChange((s) => this.#follow(s));
   }
@@ -66,71 +87,56 @@ export class Compositor {
   }
 
   /** The agents have started: their panes are painted in their boxes from now on. */
-  attach(agents: Readonly<Record<Role, AgentPane>>): void {
+  attach(agents: PaneViews): void {
     this.#agents = agents;
-    if (!this.#suspended) this.relayout();
+    this.relayout();
   }
 
-  /** Lays everything out again: the PTYs follow their boxes, and the whole screen is repainted. */
+  /** The terminal was resized: laid out again once the burst is over. */
+  resized(): void {
+    const since = this.#resize?.since ?? Date.now();
+    if (this.#resize !== null) clearTimeout(this.#resize.timer);
+    const wait = Math.max(0, Math.min(RESIZE_QUIET_MS, since + RESIZE_MAX_MS - Date.now()));
+    this.#resize = { timer: setTimeout(() => this.relayout(), wait), since };
+  }
+
+  /** Lays everything out again at the terminal's size: the PTYs follow their boxes, and the whole screen is repainted in one frame. */
   relayout(): void {
+    if (this.#resize !== null) clearTimeout(this.#resize.timer);
+    this.#resize = null;
+    if (this.#suspended || this.#disposed) return;
     const s = this.#store.state;
-    this.#view = layout(this.#term.cols, this.#term.rows, CHROME_ROWS, s.focus, s.zoom);
-    if (!this.#suspended) this.#term.write('\x1b[0m\x1b[2J');
-    for (const role of ROLES) {
-      const box = this.#view.panes[role];
-      const agent = this.#agents?.[role];
-      if (!box || !agent) {
-        this.#painters[role]?.dispose();
-        delete this.#painters[role];
-        continue;
-      }
-      agent.pane.resize(box.inner.width, box.inner.height);
-      const painter = this.#painters[role];
-      if (painter) painter.resize(box.inner);
-      // The focused pane's cursor goes inside each frame's synchronized-output bracket.
-      else
-        this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
-          trailer: () => this.#cursor(),
-          invert: (row) => this.#spans(role, row),
-          inverting: () => this.#copy(role) !== null,
-        });
-      this.#painters[role]!.invalidate();
+    this.#laidOut = s;
+    const { cols, rows } = this.#term;
+    if (!fitsLayout(cols, rows)) {
+      this.#view = noLayout(cols, rows);
+      for (const role of ROLES) this.#dropPainter(role);
+      this.#cursorShown = HIDE_CURSOR;
+      this.#paint(SYNC_BEGIN + tooSmall(cols, rows, MIN_SIZE) + HIDE_CURSOR + SYNC_END);
+      return;
     }
-    this.#paintFrames();
-    this.#chrome.resize(this.#view.chrome.width);
-    this.#paintChrome();
-    if (s.overlay === 'help') this.paintHelp();
-    if (s.overlay === 'history') this.#paintHistory(s, true);
+    this.#view = this.#layoutFor(s);
+    let frame = `${SYNC_BEGIN}\x1b[0m\x1b[2J${this.#frames(s)}`;
+    for (const role of ROLES) {
+      const painter = this.#painterFor(role);
+      painter?.invalidate();
+      // Under an overlay the panes are not painted; closing it lays everything out again.
+      if (painter && s.overlay === 'none') frame += `\x1b[0m${painter.damage()}`;
+    }
+    this.#composing = true;
+    try {
+      this.#chrome.rerender(this.#chromeNode(s), this.#view.chrome.width);
+    } finally {
+      this.#composing = false;
+    }
+    frame += chromeLines(this.#view.chrome, this.#chrome.lines) + this.#overlays.paint(s, this.#paneArea());
+    this.#cursorShown = this.#cursor();
+    this.#paint(`${frame}${this.#cursorShown}${SYNC_END}`);
   }
 
   /** How many entries (or body lines) the history panel shows at once. */
   historyRows(): number {
     return Math.max(1, this.#view.chrome.top - HISTORY_CHROME_ROWS);
-  }
-
-  /** The history panel over the whole pane area; `fresh` repaints it even if Ink has no new frame. */
-  #paintHistory(s: TuiState, fresh = false): void {
-    if (!s.history) return;
-    const rect = { top: 0, left: 0, width: this.#term.cols, height: this.#view.chrome.top };
-    const node = <History view={s.history} width={rect.width} height={rect.height} />;
-    if (this.#history === null) {
-      this.#history = new OffscreenInk(node, rect.width);
-      this.#history.onFrame((lines) => this.#write(chromeLines(rect, lines)));
-    } else {
-      this.#history.resize(rect.width);
-      this.#history.rerender(node);
-    }
-    if (fresh) this.#write(chromeLines(rect, this.#history.lines));
-  }
-
-  /** The help, centred over the panes (they are not painted while it is open). */
-  paintHelp(): void {
-    const width = this.#helpWidth();
-    this.#help ??= new OffscreenInk(<Help prefix={this.#store.state.prefix} />, width);
-    const lines = this.#help.lines;
-    const top = Math.max(0, Math.floor((this.#view.chrome.top - lines.length) / 2));
-    const left = Math.max(0, Math.floor((this.#term.cols - width) / 2));
-    this.#write(chromeLines({ top, left, width, height: lines.length }, lines));
   }
 
   /** Moves the real cursor to the focused pane's (after the focus moved without a relayout). */
@@ -145,9 +151,8 @@ export class Compositor {
 
   /** The role's agent was started again: its new screen gets a painter, sized to its box. */
   paneReplaced(role: Role): void {
-    this.#painters[role]?.dispose();
-    delete this.#painters[role];
-    if (!this.#suspended) this.relayout();
+    this.#dropPainter(role);
+    this.relayout();
   }
 
   /** Another program takes the terminal: nothing is painted until `resume`. */
@@ -165,33 +170,96 @@ export class Compositor {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    for (const role of ROLES) this.#painters[role]?.dispose();
+    if (this.#resize !== null) clearTimeout(this.#resize.timer);
+    for (const role of ROLES) this.#dropPainter(role);
     this.#chrome.dispose();
-    this.#help?.dispose();
-    this.#history?.dispose();
+    this.#overlays.dispose();
   }
 
-  /** Chrome and help: each write ends with the cursor put back in the focused pane. */
+  #layoutFor(s: TuiState): Layout {
+    return layout(this.#term.cols, this.#term.rows, CHROME_ROWS, s.focus, s.zoom);
+  }
+
+  #chromeNode(s: TuiState) {
+    return <Chrome state={s} width={this.#view.chrome.width} />;
+  }
+
+  /** Nothing but a relayout may paint: a resize is waiting for its relayout, or the terminal is not relevo's. */
+  get #held(): boolean {
+    return this.#suspended || this.#disposed || this.#resize !== null || !fitsLayout(this.#term.cols, this.#term.rows);
+  }
+
+  /** A painter for the role's pane when it is shown, sized to its box (its agent's PTY too); none when it is hidden. */
+  #painterFor(role: Role): PanePainter | undefined {
+    const box = this.#view.panes[role];
+    const agent = this.#agents?.[role];
+    if (!box || !agent) {
+      this.#dropPainter(role);
+      return undefined;
+    }
+    agent.pane.resize(box.inner.width, box.inner.height);
+    const painter = this.#painters[role];
+    if (painter) {
+      painter.resize(box.inner);
+      return painter;
+    }
+    // The focused pane's cursor goes inside each frame's synchronized-output bracket.
+    this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
+      trailer: () => this.#cursorMove(),
+      invert: (row) => this.#spans(role, row),
+      inverting: () => this.#copy(role) !== null,
+    });
+    return this.#painters[role];
+  }
+
+  #dropPainter(role: Role): void {
+    this.#painters[role]?.dispose();
+    delete this.#painters[role];
+  }
+
+  /** Writes a part of relevo's own paint, followed by the cursor put back in the focused pane; nothing while painting is held. */
   #write(text: string): void {
-    this.#writeRaw(this.#store.state.color === false ? withoutColor(text) : text);
+    if (this.#held) return;
+    this.#cursorShown = this.#cursor();
+    this.#paint(text + this.#cursorShown);
   }
 
-  #writeRaw(s: string): void {
-    if (!this.#suspended) this.#term.write(s + this.#cursor());
+  /** relevo's own paint, NO_COLOR applied (never to an agent's screen). */
+  #paint(text: string): void {
+    if (this.#suspended || this.#disposed) return;
+    this.#term.write(this.#store.state.color === false ? withoutColor(text) : text);
   }
 
-  /** Panes are not painted under an overlay; closing it repaints them whole. */
+  /** Where the panes go: the overlays cover it. */
+  #paneArea() {
+    return { top: 0, left: 0, width: this.#term.cols, height: this.#view.chrome.top };
+  }
+
+  /** Panes are not painted under an overlay (closing it repaints them whole), nor while a relayout is due. */
   readonly #paneSink = {
-    write: (s: string) => (this.#store.state.overlay === 'none' && !this.#suspended ? this.#term.write(s) : undefined),
+    write: (s: string) => {
+      if (this.#store.state.overlay === 'none' && !this.#held) this.#term.write(s);
+      else this.#cursorShown = '';
+    },
   };
+
+  /** The cursor sequence if the cursor is not already there, else ''. */
+  #cursorMove(): string {
+    const seq = this.#cursor();
+    if (seq === this.#cursorShown) return '';
+    this.#cursorShown = seq;
+    return seq;
+  }
 
   #cursor(): string {
     const s = this.#store.state;
+    const painter = this.#painters[s.focus];
+    if (painter === undefined) return HIDE_CURSOR;
     const copy = this.#copy(s.focus);
-    if (copy === null) return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none') ?? '';
+    if (copy === null) return painter.cursorSequence(s.overlay === 'none');
     // In copy mode the cursor is copy mode's own.
     const at = { row: copy.cursor.line - (this.#agents?.[s.focus].pane.screen.text.viewTop ?? 0), col: copy.cursor.col, visible: true };
-    return this.#painters[s.focus]?.cursorSequence(s.overlay === 'none', at) ?? '';
+    return painter.cursorSequence(s.overlay === 'none', at);
   }
 
   /** Copy mode's state, when it is on the role's pane. */
@@ -210,34 +278,37 @@ export class Compositor {
   }
 
   #paintChrome(): void {
-    this.#write(chromeLines(this.#view.chrome, this.#chrome.lines));
+    if (!this.#composing) this.#write(chromeLines(this.#view.chrome, this.#chrome.lines));
   }
 
-  #paintFrames(): void {
-    const s = this.#store.state;
+  /** The pane frames with their titles (none under the history panel, which covers them). */
+  #frames(s: TuiState): string {
     this.#framesTitle = ROLES.map((r) => title(r, s)).join('|');
-    for (const role of ROLES) {
+    if (s.overlay === 'history') return '';
+    return ROLES.map((role) => {
       const box = this.#view.panes[role];
-      if (box && !this.#suspended) this.#write(paneFrame(box.frame, title(role, s), s.focus === role));
-    }
+      return box ? paneFrame(box.frame, title(role, s), s.focus === role) : '';
+    }).join('');
   }
 
-  #helpWidth(): number {
-    return Math.min(90, this.#term.cols);
-  }
-
-  /** A store change: the chrome re-renders, a changed title repaints the frames. */
+  /**
+   * A store change: a new layout or overlay lays everything out again; otherwise the chrome
+   * re-renders, an open history panel follows, changed titles repaint the frames, and copy mode's
+   * changes repaint its pane.
+   */
   #follow(s: TuiState): void {
-    this.#chrome.rerender(<Chrome state={s} width={this.#view.chrome.width} />);
-    if (s.overlay === 'history') this.#paintHistory(s, this.#history === null);
-    else if (this.#history !== null) {
-      this.#history.dispose();
-      this.#history = null;
+    const was = this.#laidOut;
+    const moved = s.overlay !== was.overlay || s.focus !== was.focus || s.zoom !== was.zoom;
+    if (moved && (s.overlay !== was.overlay || JSON.stringify(this.#layoutFor(s)) !== JSON.stringify(this.#view))) {
+      if (this.#resize === null) this.relayout();
+      return;
     }
-    const titles = ROLES.map((r) => title(r, s)).join('|');
-    if (titles !== this.#framesTitle && s.overlay === 'none') {
-      this.#framesTitle = titles;
-      this.#paintFrames();
-    }
+    this.#laidOut = s;
+    this.#chrome.rerender(this.#chromeNode(s), this.#view.chrome.width);
+    if (s.overlay === 'history' && s.history !== was.history) this.#write(this.#overlays.paint(s, this.#paneArea()));
+    // The frames go under the help box: it is painted again over them.
+    if (ROLES.map((r) => title(r, s)).join('|') !== this.#framesTitle)
+      this.#write(this.#frames(s) + (s.overlay === 'help' ? this.#overlays.paint(s, this.#paneArea()) : ''));
+    if (s.scroll !== was.scroll || s.copy !== was.copy || s.focus !== was.focus) for (const role of ROLES) this.schedule(role);
   }
 }

@@ -1,5 +1,5 @@
 import type { Rect } from './layout.js';
-import { columns, fit } from './width.js';
+import { clip, columns, fit } from './width.js';
 
 const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 
@@ -18,11 +18,17 @@ export function paneFrame(rect: Rect, title: string, focused: boolean): string {
   return out.join('');
 }
 
-/** Paints chrome lines (from Ink) into `rect`, each line cleared to the rectangle's width. */
+/** Paints chrome lines (from Ink) into `rect`, each line cleared to the rectangle's width and cut to it. */
 export function chromeLines(rect: Rect, lines: readonly string[]): string {
   const out: string[] = [];
   for (let r = 0; r < rect.height; r++) {
-    out.push(at(rect.top + r, rect.left), '\x1b[0m', `\x1b[${rect.width}X`, lines[r] ?? '', '\x1b[0m');
+    out.push(at(rect.top + r, rect.left), '\x1b[0m', `\x1b[${rect.width}X`, clip(lines[r] ?? '', rect.width), '\x1b[0m');
   }
   return out.join('');
+}
+
+/** A terminal too small for the layout: one line saying so, on a cleared screen. */
+export function tooSmall(cols: number, rows: number, need: { readonly cols: number; readonly rows: number }): string {
+  const text = fit(`terminal ${cols}×${rows} is too small: relevo needs ${need.cols}×${need.rows}`, cols);
+  return `\x1b[0m\x1b[2J${at(Math.floor((rows - 1) / 2), 0)}\x1b[1;33m${text}\x1b[0m`;
 }

@@ -47,13 +47,11 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
     if (data === '') return;
     if (store.state.overlay === 'help') {
       store.update({ overlay: 'none' });
-      compositor.relayout();
       return;
     }
     if (store.state.overlay === 'history' && store.state.history) {
       const next = historyKeys(store.state.history, data, compositor.historyRows());
       store.update(next === null ? { overlay: 'none', history: null } : { history: next });
-      if (next === null) compositor.relayout();
       return;
     }
     if (store.state.scroll !== null) {

@@ -17,6 +17,18 @@ export type Layout = {
   readonly chrome: Rect;
 };
 
+/** The smallest terminal relevo lays out (the band keeps both agents' states down to 30 columns); below it, one line says so. */
+export const MIN_SIZE = { cols: 30, rows: 10 } as const;
+
+export const fitsLayout = (cols: number, rows: number): boolean => cols >= MIN_SIZE.cols && rows >= MIN_SIZE.rows;
+
+/** Nothing laid out: the terminal is smaller than MIN_SIZE. */
+export const noLayout = (cols: number, rows: number): Layout => ({
+  arrangement: 'zoomed',
+  panes: {},
+  chrome: { top: rows, left: 0, width: cols, height: 0 },
+});
+
 /** Side by side from this many columns; below it, stacked when there are more rows than STACK_ROWS. */
 export const SIDE_BY_SIDE_COLS = 160;
 export const STACK_ROWS = 40;

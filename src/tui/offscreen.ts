@@ -54,15 +54,14 @@ export class OffscreenInk {
     return this.#lines;
   }
 
-  rerender(node: ReactElement): void {
-    this.#instance.rerender(node);
-  }
-
-  /** Lays the tree out again at `width` columns (nothing to do at the width it has). */
-  resize(width: number): void {
-    if (width === this.#sink.columns) return;
+  /**
+   * Renders `node` again, laid out `width` columns wide when a width is given. The tree must carry
+   * its width in its props too: Ink lays out again only when the tree changes, and it is told
+   * nothing of a resize (under CI it does not listen for one at all).
+   */
+  rerender(node: ReactElement, width = this.#sink.columns): void {
     this.#sink.columns = width;
-    this.#sink.emit('resize');
+    this.#instance.rerender(node);
   }
 
   dispose(): void {

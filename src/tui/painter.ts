@@ -13,7 +13,9 @@ export type PainterOptions = {
   readonly now?: () => number;
   /**
    * Appended to each frame after the cursor restore, still inside the synchronized-output
-   * bracket — e.g. the focused pane's `cursorSequence(true)`, so the cursor moves atomically.
+   * bracket — e.g. the focused pane's `cursorSequence(true)`, so the cursor moves atomically. A
+   * paint with no row changed writes it alone when it is not empty (the program only moved its
+   * cursor): the trailer answers '' when the cursor is already where it says.
    */
   readonly trailer?: () => string;
   /** Columns of a screen row (of its view) to draw in reverse video: copy mode's selection and match. */
@@ -140,8 +142,9 @@ export class PanePainter {
     this.#lastPaintAt = this.#now();
     this.#echoPainted = this.#screen.echoVersion;
     const rows = this.damage();
-    if (rows === '') return false;
-    const frame = SYNC_BEGIN + SAVE_CURSOR + SGR_RESET + rows + RESTORE_CURSOR + (this.#trailer?.() ?? '') + SYNC_END;
+    const trailer = this.#trailer?.() ?? '';
+    if (rows === '' && trailer === '') return false;
+    const frame = SYNC_BEGIN + (rows === '' ? '' : SAVE_CURSOR + SGR_RESET + rows + RESTORE_CURSOR) + trailer + SYNC_END;
     this.#out.write(frame);
     this.#frames++;
     this.#bytes += Buffer.byteLength(frame);

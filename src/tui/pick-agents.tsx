@@ -2,9 +2,8 @@ import { resolve } from 'node:path';
 import type { AgentChoice } from '../app/config/agent-choice.js';
 import { agentsUnnamed, type Options } from '../app/config/options.js';
 import { initialPicker, type PickerState, pickerKeys, pickerStep } from './agent-picker.js';
-import AgentPicker from './components/AgentPicker.js';
-import { noColor, withoutColor } from './no-color.js';
-import { OffscreenInk } from './offscreen.js';
+import { noColor } from './no-color.js';
+import { PickerScreen } from './picker-screen.js';
 import { RealTerminal, type TerminalIo } from './terminal.js';
 import type { Toaster } from './toaster.js';
 
@@ -61,21 +60,15 @@ type PickerEnd = { readonly choice: AgentChoice; readonly writeConfig: boolean }
 /** The picker on the terminal (the alternate screen, raw keys) until a choice or quit; the terminal is given back either way. */
 function runPicker(io: TerminalIo, env: NodeJS.ProcessEnv, first: PickerState): Promise<PickerEnd> {
   const term = new RealTerminal(io);
-  const plain = noColor(env);
   let state = first;
-  const view = () => <AgentPicker state={state} width={term.cols} home={env.HOME} />;
-  const ink = new OffscreenInk(view(), term.cols);
-  const paint = (lines: readonly string[]) => {
-    const rows = lines.slice(0, term.rows).map((line, i) => `\x1b[${i + 1};1H${plain ? withoutColor(line) : line}\x1b[0m\x1b[K`);
-    term.write(`\x1b[?2026h${rows.join('')}\x1b[J\x1b[?2026l`);
-  };
+  const screen = new PickerScreen(term, state, { home: env.HOME, plain: noColor(env) });
   return new Promise((done) => {
     const finish = (result: PickerEnd) => {
       io.stdin.off('data', onData);
       io.stdout.off('resize', onResize);
       for (const signal of SIGNALS) process.off(signal, onSignal);
       process.off('exit', leave);
-      ink.dispose();
+      screen.dispose();
       term.leave();
       done(result);
     };
@@ -86,18 +79,13 @@ function runPicker(io: TerminalIo, env: NodeJS.ProcessEnv, first: PickerState): 
         if (outcome.kind === 'chosen') return finish({ choice: outcome.choice, writeConfig: outcome.writeConfig });
         state = outcome.state;
       }
-      ink.rerender(view());
+      screen.show(state);
     };
-    const onResize = () => {
-      term.write('\x1b[2J');
-      ink.resize(term.cols);
-      ink.rerender(view());
-    };
+    const onResize = () => screen.show();
     const onSignal = () => finish('signal');
     const leave = () => term.leave();
-    ink.onFrame(paint);
     term.enter();
-    paint(ink.lines);
+    screen.show();
     io.stdin.on('data', onData);
     io.stdout.on('resize', onResize);
     for (const signal of SIGNALS) process.on(signal, onSignal);

@@ -6,9 +6,10 @@ const ENTER = [
   '\x1b[?1049h', // alternate screen
   '\x1b[?2004h', // bracketed paste: the user's pastes arrive marked
   '\x1b[?25l', // cursor hidden until the focused pane places it
+  '\x1b[?7l', // no autowrap: a paint that reached the last column never scrolls the screen
   '\x1b[2J',
 ].join('');
-const LEAVE = ['\x1b[0m', '\x1b[?2004l', '\x1b[?25h', '\x1b[?1049l'].join('');
+const LEAVE = ['\x1b[0m', '\x1b[?7h', '\x1b[?2004l', '\x1b[?25h', '\x1b[?1049l'].join('');
 
 export type TerminalIo = {
   readonly stdin: NodeJS.ReadStream;

@@ -80,3 +80,34 @@ export function wrap(text: string, width: number): string[] {
   }
   return line !== '' || lines.length === 0 ? [...lines, line] : lines;
 }
+
+/** An escape sequence at `lastIndex`: CSI, OSC (ended by BEL or ST) or a two-byte escape. */
+const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/y;
+
+/**
+ * A styled line cut to `width` columns, its escape sequences kept (they take no column): what is
+ * painted never reaches past its rectangle, so the terminal never wraps or scrolls under relevo.
+ */
+export function clip(line: string, width: number): string {
+  if (columns(line) <= width) return line;
+  let out = '';
+  let used = 0;
+  for (let i = 0; i < line.length; ) {
+    ESCAPE.lastIndex = i;
+    const sequence = ESCAPE.exec(line);
+    if (sequence !== null) {
+      out += sequence[0];
+      i += sequence[0].length;
+      continue;
+    }
+    const next = line.indexOf('\x1b', i + 1);
+    const run = line.slice(i, next < 0 ? line.length : next);
+    for (const cell of cells(run)) {
+      if (used + cell.width > width) return out;
+      used += cell.width;
+      out += cell.text;
+    }
+    i += run.length;
+  }
+  return out;
+}

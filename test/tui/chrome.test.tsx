@@ -78,7 +78,7 @@ describe('chrome', () => {
   });
 
   it('lists every key in the help', () => {
-    const help = render(<Help prefix="C-]" />).lastFrame()!;
+    const help = render(<Help prefix="C-]" width={90} />).lastFrame()!;
     for (const text of [
       'relevo keys — press C-], then:',
       'o or Tab',

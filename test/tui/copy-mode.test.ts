@@ -50,7 +50,6 @@ async function tui() {
   const run = commandRunner({
     store,
     runner,
-    compositor,
     toast,
     finish: () => {},
     editPending: async () => {},

@@ -146,22 +146,16 @@ describe('the goal prompt', () => {
 });
 
 describe('input routing', () => {
-  const compositor = (calls: string[]) =>
-    ({
-      relayout: () => calls.push('relayout'),
-      schedule: (role: string) => calls.push(`schedule ${role}`),
-      view: { panes: { planner: { inner: { height: 11 } } } },
-    }) as unknown as Compositor;
+  const compositor = () => ({ view: { panes: { planner: { inner: { height: 11 } } } } }) as unknown as Compositor;
 
   it('keys go to the focused agent and commands to relevo; any key closes the help first', () => {
     const { runner, typed } = fakeRunner('running');
     const store = tuiState();
-    const calls: string[] = [];
     const ran: Command[] = [];
     const route = inputRouter({
       store,
       runner,
-      compositor: compositor(calls),
+      compositor: compositor(),
       toast: () => {},
       keys: new KeyRouter('\x1d'),
       run: (c) => ran.push(c),
@@ -174,7 +168,6 @@ describe('input routing', () => {
     store.update({ overlay: 'help' });
     route('x');
     expect(store.state.overlay).toBe('none');
-    expect(calls).toEqual(['relayout']);
     expect(typed).toHaveLength(2);
   });
 });
@@ -195,7 +188,6 @@ describe('quitting', () => {
     const run = commandRunner({
       store,
       runner,
-      compositor: {} as Compositor,
       toast: () => {},
       finish: (code) => finished.push(code),
       editPending: async () => {},

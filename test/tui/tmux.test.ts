@@ -96,7 +96,7 @@ describe('the TUI in tmux', () => {
     for (const line of [
       'switch focus to the other pane',
       'pause the relay',
-      'resume: send the pending handoff',
+      'resume: send what waits, restart an exited agent',
       'quit (asks first while it would end an agent: q again or y)',
     ])
       expect(help).toContain(line);
