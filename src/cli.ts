@@ -44,6 +44,14 @@ async function usage(): Promise<string> {
 /** The `relevo-tui` command. Resolves with the exit code. */
 export async function main(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const io = { stdout: process.stdout, stderr: process.stderr };
+  // `COMMAND --help`: before the command's modules load.
+  if (args.length === 2 && (args[1] === '--help' || args[1] === '-h') && args[0] !== undefined) {
+    const help = (await import('./app/config/usage.js')).COMMAND_HELP.get(args[0]);
+    if (help !== undefined) {
+      io.stdout.write(help);
+      return 0;
+    }
+  }
   if (args[0] === 'hook') {
     const { runHook } = await import('./hook/send.js');
     return runHook(args.slice(1));
@@ -61,7 +69,10 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     return runHistory(args, env, io);
   }
   if (args[0] === 'completion') {
-    const { COMPLETION_USAGE, SHELLS, completionScript } = await import('./app/commands/completion.js');
+    const [{ SHELLS, completionScript }, { COMPLETION_USAGE }] = await Promise.all([
+      import('./app/commands/completion.js'),
+      import('./app/config/usage.js'),
+    ]);
     const shell = SHELLS.find((s) => s === args[1]);
     if (shell === undefined || args.length > 2) {
       io.stderr.write(

@@ -1,13 +1,13 @@
 import { FLAG_NAMES } from '../config/options.js';
 import { shippedProfileNames } from '../config/profiles.js';
+import { COMMAND_HELP } from '../config/usage.js';
 
 /** The shells `relevo-tui completion SHELL` writes a script for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-export const COMPLETION_USAGE = 'relevo-tui completion bash|zsh|fish';
-
-const SUBCOMMANDS = ['runs', 'show', 'doctor', 'schema', 'completion', 'sim-agent'] as const;
+/** The commands, as `--help` lists them. */
+const SUBCOMMANDS = [...COMMAND_HELP.keys()];
 
 /** What follows a flag that takes a value, when relevo knows the choices; `file`/`dir` complete paths. */
 function valuesOf(flag: string): readonly string[] | 'file' | 'dir' | 'any' | null {

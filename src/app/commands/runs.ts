@@ -12,6 +12,7 @@ import {
 import { parseJsonLines } from '../../protocol/json-lines.js';
 import { parseFlags, unexpectedArgument } from '../config/args.js';
 import { self } from '../config/self.js';
+import { RUNS_USAGE, SHOW_USAGE } from '../config/usage.js';
 import { ConfigError } from '../faults/errors.js';
 import { stopLeftovers } from '../run/leftovers.js';
 import { CheckpointStore } from '../store/checkpoints.js';
@@ -41,8 +42,6 @@ export type HandoffView = Readonly<
   }
 >;
 
-export const RUNS_USAGE = 'relevo-tui runs [--state-dir DIR] [--json]';
-export const SHOW_USAGE = 'relevo-tui show [RUN] [--state-dir DIR] [--json]';
 const GOAL_COLUMNS = 40;
 
 /** The valid lines of `events.jsonl`; a torn line (killed mid-write) or one that fails the schema is skipped. */
