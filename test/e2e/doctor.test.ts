@@ -2,7 +2,7 @@
  * `relevo-tui doctor` as a user runs it, on the real agent CLIs of devDependencies: what it finds
  * about each agent the settings name, and its exit code.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { GEMINI_BIN } from '../agents/home-gemini.js';
 import { OPENCODE_BIN } from '../agents/home-opencode.js';
 import { QWEN_BIN } from '../agents/home-qwen.js';
 import { claudeBin, cliVersion, codexBin } from '../agents/homes.js';
-import { relevo, tempDir } from '../helpers/cli.js';
+import { binDir, relevo, tempDir } from '../helpers/cli.js';
 import { editedProfile, withoutSections } from '../helpers/profiles.js';
 
 const CLAUDE = claudeBin('newest');
@@ -24,7 +24,7 @@ describe('relevo-tui doctor', () => {
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(
-      `planner  ${CLAUDE}\n  binary    ${CLAUDE}\n  version   ${cliVersion(CLAUDE)}, inside the tested range 2.1.197 – 2.1.332`,
+      `planner  ${CLAUDE}\n  from      --planner\n  binary    ${CLAUDE}\n  version   ${cliVersion(CLAUDE)}, inside the tested range 2.1.197 – 2.1.332`,
     );
     expect(r.stdout).toContain('  profile   claude · typing: line by line (each line pasted, Ctrl-J between lines)');
     expect(r.stdout).toContain('  replies   hook: Stop hook (an extra --settings layer)');
@@ -43,13 +43,54 @@ describe('relevo-tui doctor', () => {
     );
   });
 
-  it('takes the agents from relevo.toml, like a run', async () => {
+  it('takes the agents from relevo.toml, like a run, and says so (a flag wins)', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'relevo.toml'), `planner = ${JSON.stringify(quote([CLAUDE]))}\nbuilder = ${JSON.stringify(quote([CODEX]))}\n`);
     const r = await doctor([], cwd);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`planner  ${CLAUDE}`);
-    expect(r.stdout).toContain(`builder  ${CODEX}`);
+    expect(r.stdout).toContain(`planner  ${CLAUDE}\n  from      relevo.toml\n`);
+    expect(r.stdout).toContain(`builder  ${CODEX}\n  from      relevo.toml\n`);
+    const flag = await doctor(['--builder', quote([CLAUDE])], cwd);
+    expect(flag.stdout).toContain(`planner  ${CLAUDE}\n  from      relevo.toml\n`);
+    expect(flag.stdout).toContain(`builder  ${CLAUDE}\n  from      --builder\n`);
+  });
+
+  describe("with nothing naming the agents: the ones the TUI's picker would start on", () => {
+    /** claude and codex on a PATH of their own: fakes that print a tested version. */
+    const agents = () => binDir({ claude: 'echo "2.1.332 (Claude Code)"', codex: 'echo "codex-cli 0.171.0"' });
+    const picked = (why: string) => `${why}: nothing names the agents, so the TUI's picker starts on it (--headless needs them named)`;
+
+    it('the first two found on the PATH: claude plans, codex builds; all fine, exit 0', async () => {
+      const bin = agents();
+      const r = await relevo(['doctor'], tempDir(), { HOME: tempDir(), PATH: bin });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain(
+        `planner  ${join(bin, 'claude')}\n  from      ${picked('found on the PATH (claude, codex)')}\n  binary    ${join(bin, 'claude')}\n  version   2.1.332, inside`,
+      );
+      expect(r.stdout).toContain(`builder  ${join(bin, 'codex')}\n  from      ${picked('found on the PATH (claude, codex)')}\n`);
+      expect(r.stdout.trimEnd().endsWith('all fine')).toBe(true);
+      expect(r.exitCode).toBe(0);
+    });
+
+    it('the agents picked last time, remembered in the state dir (--state-dir honoured)', async () => {
+      const bin = agents();
+      const cwd = tempDir();
+      mkdirSync(join(cwd, 'state'));
+      writeFileSync(join(cwd, 'state', 'agents.json'), JSON.stringify({ planner: 'codex', builder: 'claude' }));
+      const r = await relevo(['doctor', '--state-dir', 'state'], cwd, { HOME: cwd, PATH: bin });
+      expect(r.stdout).toContain(`planner  ${join(bin, 'codex')}\n  from      ${picked('picked last time (state/agents.json)')}\n`);
+      expect(r.stdout).toContain(`builder  ${join(bin, 'claude')}\n  from      ${picked('picked last time (state/agents.json)')}\n`);
+      expect(r.exitCode).toBe(0);
+    });
+
+    it('none on the PATH: one problem saying what was looked for and how to name them, exit 1', async () => {
+      const r = await relevo(['doctor'], tempDir(), { HOME: tempDir(), PATH: binDir({}) });
+      expect(r.stdout.trimEnd().split('\n')).toEqual([
+        '1 problem:',
+        '  no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH',
+      ]);
+      expect(r.exitCode).toBe(1);
+    });
   });
 
   it('knows Gemini CLI, Qwen Code and OpenCode: their profiles, tested releases and reply sources; all fine, exit 0', async () => {

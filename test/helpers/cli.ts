@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,16 @@ export function simCommand(role: 'planner' | 'builder', ...flags: string[]): str
 
 export function tempDir(prefix = 'relevo-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A PATH directory of executable shell scripts: each name with its body (after `#!/bin/sh`), e.g. fake agent CLIs. */
+export function binDir(scripts: Readonly<Record<string, string>>): string {
+  const dir = tempDir('relevo-bin-');
+  for (const [name, body] of Object.entries(scripts)) {
+    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
+  }
+  return dir;
 }
 
 /** How relevo-tui names itself in the commands it suggests when run as `relevo` runs it (node and the bin's path). */

@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type CliVersion, type HookKind, profileForVersion, ROLES, type Role, type TranscriptKind } from '../../protocol/index.js';
+import { CHOICE_FILE, unnamedChoice } from '../config/agent-choice.js';
+import { noAgentsError } from '../config/installed.js';
 import type { AgentSpec } from '../config/launch.js';
-import { type Options, parseOptions } from '../config/options.js';
+import { agentsUnnamed, givenFlags, type Options, parseOptions } from '../config/options.js';
 import { unwrapEnv } from '../config/profiles.js';
-import { loadConfig } from '../config/relevo-toml.js';
+import { CONFIG_FILE, loadConfig } from '../config/relevo-toml.js';
+import { COMMAND_HELP } from '../config/usage.js';
 import { readCliVersion } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { claudeProjectDir } from '../replies/transcript.js';
@@ -52,10 +55,11 @@ function versionLine(cli: CliVersion | null): string {
     : `${cli.version}, ${cli.verdict} than the tested ${cli.range}`;
 }
 
-/** Checks one agent as a run would start it: binary, release, profile, and where its replies would come from. */
+/** Checks one agent as a run would start it (`from` says why this one): binary, release, profile, and where its replies would come from. */
 export async function checkAgent(
   role: Role,
   spec: AgentSpec,
+  from: string,
   attached: boolean,
   env: NodeJS.ProcessEnv,
   cwd: string,
@@ -103,6 +107,7 @@ export async function checkAgent(
     problems,
     lines: [
       `${role}  ${spec.argv.join(' ')}`,
+      `  from      ${from}`,
       `  binary    ${program}`,
       `  version   ${versionLine(cli)}`,
       `  profile   ${name} · typing: ${typing}`,
@@ -146,22 +151,74 @@ async function agentsOf(
   return { specs, attached, problems };
 }
 
+/** The settings file a run would read, and the flag values it gave. */
+type Settings = { readonly where: string; readonly values: Readonly<Record<string, string | boolean>> };
+
 /**
- * `relevo-tui doctor [options]`: for each agent the settings name (flags, or relevo.toml), the binary,
- * its version against the profile's tested range, the profile, and the reply sources a run would
- * have. Exit 0 when all is fine; 1 with one line per problem; 2 for bad usage.
+ * The options a run would start with, and why each agent is the one it would run: a flag, the settings
+ * file, --demo, a pane; with nothing naming them, what the picker would start on (the choice remembered
+ * in the state dir, or the agents found on the PATH), or the problem that there is none.
+ */
+function chosenAgents(
+  args: readonly string[],
+  options: Options,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { options: Options; from: Record<Role, string>; problems: string[] } {
+  if (agentsUnnamed(options)) {
+    const { found, choice, remembered } = unnamedChoice(resolve(cwd, options.stateDir), env.PATH ?? '');
+    if (choice === null) return { options, from: { planner: '', builder: '' }, problems: [noAgentsError(found).toString()] };
+    const why = remembered
+      ? `picked last time (${join(options.stateDir, CHOICE_FILE)})`
+      : `found on the PATH (${found.map((a) => a.program).join(', ')})`;
+    const from = `${why}: nothing names the agents, so the TUI's picker starts on it (--headless needs them named)`;
+    return {
+      options: { ...options, planner: choice.planner, builder: choice.builder },
+      from: { planner: from, builder: from },
+      problems: [],
+    };
+  }
+  const given = givenFlags(args);
+  const origin = (flag: string) => (given[flag] !== undefined ? `--${flag}` : settings.values[flag] !== undefined ? settings.where : null);
+  const of = (role: Role): string => {
+    const { backend } = options;
+    if (backend.kind !== 'local' && backend.panes !== null)
+      return `the ${backend.kind} pane ${backend.panes[role]} (${origin(`${role}-pane`)})`;
+    return origin(role) ?? (options.demo ? `the built-in simulated agent (${origin('demo')})` : 'nothing');
+  };
+  return { options, from: { planner: of('planner'), builder: of('builder') }, problems: [] };
+}
+
+/**
+ * `relevo-tui doctor [options]`: for each agent a run would start (named by the flags or relevo.toml,
+ * else the picker's default), why that one, the binary, its version against the profile's tested range,
+ * the profile, and the reply sources a run would have. Exit 0 when all is fine; 1 with one line per
+ * problem; 2 for bad usage.
  */
 export async function runDoctor(args: readonly string[], env: NodeJS.ProcessEnv, io: Io, cwd = process.cwd()): Promise<number> {
-  let options: Options;
+  let parsed: Options;
+  let settings: Settings = { where: CONFIG_FILE, values: {} };
   try {
-    options = parseOptions(args, env, (explicit) => loadConfig(explicit, cwd));
+    parsed = parseOptions(args, env, (explicit) => {
+      settings = { where: explicit ?? CONFIG_FILE, values: loadConfig(explicit, cwd) };
+      return settings.values;
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr.write(`relevo-tui doctor: ${error.toString()}\n`);
     return 2;
   }
-  const { specs, attached, problems } = await agentsOf(options, env);
-  const reports = await Promise.all(ROLES.flatMap((role) => (specs[role] ? [checkAgent(role, specs[role], attached, env, cwd)] : [])));
+  if (parsed.help) {
+    io.stdout.write(COMMAND_HELP.get('doctor') ?? '');
+    return 0;
+  }
+  const { options, from, problems: unnamed } = chosenAgents(args, parsed, settings, env, cwd);
+  const { specs, attached, problems } =
+    unnamed.length > 0 ? { specs: {}, attached: false, problems: unnamed } : await agentsOf(options, env);
+  const reports = await Promise.all(
+    ROLES.flatMap((role) => (specs[role] ? [checkAgent(role, specs[role], from[role], attached, env, cwd)] : [])),
+  );
   for (const report of reports) io.stdout.write(`${report.lines.join('\n')}\n\n`);
   const all = [...problems, ...reports.flatMap((r) => r.problems)];
   if (all.length === 0) {

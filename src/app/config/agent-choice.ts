@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InstalledAgent } from './installed.js';
+import { type InstalledAgent, installedAgents } from './installed.js';
 import { CONFIG_FILE } from './relevo-toml.js';
 import { z } from './zod-mini.js';
 
@@ -42,6 +42,21 @@ export function defaultChoice(found: readonly InstalledAgent[], remembered: Agen
   if (remembered && programs.includes(remembered.planner) && programs.includes(remembered.builder)) return remembered;
   const [first, second] = programs;
   return first === undefined ? null : { planner: first, builder: second ?? first };
+}
+
+/** What a run with nothing naming its agents starts on: the agents on the PATH, and the default among them (which may be the remembered choice). */
+export type UnnamedChoice = {
+  readonly found: readonly InstalledAgent[];
+  readonly choice: AgentChoice | null;
+  readonly remembered: boolean;
+};
+
+/** The picker's start when nothing names the agents: the agent CLIs on `path`, and `defaultChoice` over the one remembered in `stateDir`. */
+export function unnamedChoice(stateDir: string, path: string): UnnamedChoice {
+  const found = installedAgents(path);
+  const remembered = rememberedChoice(stateDir);
+  const choice = defaultChoice(found, remembered);
+  return { found, choice, remembered: choice !== null && choice === remembered };
 }
 
 /** Offered only when there is no relevo.toml in `cwd`: one is never overwritten. */

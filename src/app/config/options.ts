@@ -209,6 +209,9 @@ export function agentsUnnamed(options: Options): boolean {
   return !options.demo && options.resume === false && !attached && options.planner === undefined && options.builder === undefined;
 }
 
+/** The flags typed on the command line, unchecked and without the settings file's: where a value came from. */
+export const givenFlags = (args: readonly string[]): Readonly<Record<string, unknown>> => parseFlags(args, FLAGS, HELP).values;
+
 /** Settings from a config file, as flag values; `explicit` is `--config`'s value. */
 export type ConfigLoader = (explicit: string | undefined) => Record<string, string | boolean>;
 
