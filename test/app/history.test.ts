@@ -302,14 +302,22 @@ describe('relevo-tui show', () => {
     expect([...stamps].sort()).toEqual(stamps);
   });
 
-  it('a run that does not exist: exit 2, one line', async () => {
+  it('a run that does not exist: exit 2, one line suggesting runs in the same state dir', async () => {
     await showRun(tmp);
     for (const run of ['20990101-000000-000', '../runs']) {
       const r = await relevo(['show', run, '--state-dir', tmp], tmp, env);
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`relevo-tui: show: no run ${run} in ${tmp}/runs (see ${SELF} runs)`);
+      expect(r.stderr).toBe(`relevo-tui: show: no run ${run} in ${tmp}/runs (see ${SELF} runs --state-dir ${tmp})`);
     }
+    // A state dir with a space is quoted as a shell takes it; the default one is not named.
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'my runs', 'runs'), { recursive: true });
+    mkdirSync(join(cwd, '.relevo', 'runs'), { recursive: true });
+    const spaced = await relevo(['show', 'nosuchrun', '--state-dir', 'my runs'], cwd, env);
+    expect(spaced.stderr).toBe(`relevo-tui: show: no run nosuchrun in my runs/runs (see ${SELF} runs --state-dir 'my runs')`);
+    const plain = await relevo(['show', 'nosuchrun'], cwd, env);
+    expect(plain.stderr).toBe(`relevo-tui: show: no run nosuchrun in .relevo/runs (see ${SELF} runs)`);
   });
 
   it('paused and unreadable runs, and an empty state dir', async () => {

@@ -11,7 +11,7 @@ import {
 } from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
 import { parseFlags, unexpectedArgument } from '../config/args.js';
-import { self } from '../config/self.js';
+import { selfIn } from '../config/self.js';
 import { RUNS_USAGE, SHOW_USAGE } from '../config/usage.js';
 import { ConfigError } from '../faults/errors.js';
 import { stopLeftovers } from '../run/leftovers.js';
@@ -231,7 +231,7 @@ export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEn
     }
     const id = run ?? ids[0];
     if (id === undefined) throw new ConfigError('show', `no runs in ${runsDir}`);
-    if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${runsDir} (see ${self()} runs)`);
+    if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${runsDir} (see ${selfIn(stateDir, 'runs')})`);
     const { summary, handoffs, done: summaryText } = readRun(runsDir, id, (message) => io.stderr.write(`relevo-tui: show: ${message}\n`));
     const reason = summary.reason !== undefined ? { reason: summary.reason } : {};
     if (json)

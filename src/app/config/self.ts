@@ -39,7 +39,12 @@ export function self(): string {
   return cached;
 }
 
+/** A command relevo suggests, with `args` (quoted for a shell) and `--state-dir` when it is not the default: `relevo-tui runs --state-dir 'my runs'`. */
+export function selfIn(stateDir: string, ...args: string[]): string {
+  return `${self()} ${quote(args)}${stateDir !== '.relevo' ? ` --state-dir ${quote([stateDir])}` : ''}`;
+}
+
 /** The command that goes on with run `id` (`relevo-tui --resume ID`, with `--state-dir` when it is not the default). */
 export function resumeCommand(id: string, stateDir: string): string {
-  return `${self()} --resume ${id}${stateDir !== '.relevo' ? ` --state-dir ${quote([stateDir])}` : ''}`;
+  return selfIn(stateDir, '--resume', id);
 }
