@@ -63,6 +63,30 @@ function bash(): string {
     })
     .join('\n');
   return `# relevo-tui completion for bash: source it, or put it in ~/.local/share/bash-completion/completions/relevo-tui
+# The run ids in the state dir: .relevo, or the one a --state-dir earlier on the line names.
+_relevo_tui_runs() {
+  local dir=.relevo i word d runs=()
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    if [[ $word == --state-dir=?* ]]; then
+      dir="\${word#--state-dir=}"
+    elif [[ $word == --state-dir ]]; then
+      ((i++))
+      [[ \${COMP_WORDS[i]} == = ]] && ((i++))
+      ((i < COMP_CWORD)) && dir="\${COMP_WORDS[i]}"
+    fi
+  done
+  # As typed: quotes around it, an escaped space, a leading ~/.
+  case "$dir" in \\'*\\' | \\"*\\") dir="\${dir:1:\${#dir}-2}" ;; esac
+  dir="\${dir//\\\\ / }"
+  [[ $dir == "~/"* ]] && dir="$HOME/\${dir:2}"
+  for d in "$dir"/runs/*/; do
+    [[ -d $d ]] || continue
+    d="\${d%/}"
+    runs+=("\${d##*/}")
+  done
+  COMPREPLY=($(compgen -W "\${runs[*]}" -- "$cur"))
+}
 _relevo_tui() {
   local cur prev
   cur="\${COMP_WORDS[COMP_CWORD]}"
@@ -71,6 +95,11 @@ _relevo_tui() {
 ${cases}
     completion) COMPREPLY=($(compgen -W "${SHELLS.join(' ')}" -- "$cur")); return ;;
   esac
+  # The run of --resume RUN and show RUN.
+  if [[ "$cur" != -* && ( $prev == --resume || ( \${COMP_WORDS[1]} == show && $COMP_CWORD -ge 2 ) ) ]]; then
+    _relevo_tui_runs
+    return
+  fi
   if [[ $COMP_CWORD -eq 1 && "$cur" != -* ]]; then
     COMPREPLY=($(compgen -W "${SUBCOMMANDS.join(' ')}" -- "$cur"))
     return
