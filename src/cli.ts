@@ -41,6 +41,11 @@ async function usage(): Promise<string> {
   return (await import('./app/config/usage.js')).USAGE;
 }
 
+/** ` — did you mean X?` when `typed` is close to one of `names`, else '' (loaded only on this error path). */
+async function nearCommand(typed: string, names: readonly string[]): Promise<string> {
+  return (await import('./app/config/nearest.js')).didYouMean(typed, names);
+}
+
 /** The `relevo-tui` command. Resolves with the exit code. */
 export async function main(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const io = { stdout: process.stdout, stderr: process.stderr };
@@ -75,8 +80,9 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     ]);
     const shell = SHELLS.find((s) => s === args[1]);
     if (shell === undefined || args.length > 2) {
+      const near = args.length === 2 ? await nearCommand(args[1]!, SHELLS) : '';
       io.stderr.write(
-        `relevo-tui: completion: ${args[1] === undefined ? 'which shell?' : `unknown shell ${args.slice(1).join(' ')}`} (usage: ${COMPLETION_USAGE})\n`,
+        `relevo-tui: completion: ${args[1] === undefined ? 'which shell?' : `unknown shell ${args.slice(1).join(' ')}${near}`} (usage: ${COMPLETION_USAGE})\n`,
       );
       return EXIT_USAGE;
     }
@@ -102,6 +108,11 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
   const tui = process.stdin.isTTY && process.stdout.isTTY && !args.includes('--headless') ? importTui() : undefined;
   tui?.catch(() => {}); // a failure is reported where the TUI starts
   try {
+    // A first word that is no command: one close to a command's name (a run id never is) gets "did you mean".
+    if (args[0] !== undefined && !args[0].startsWith('-')) {
+      const near = await nearCommand(args[0], [...(await import('./app/config/usage.js')).COMMAND_HELP.keys()]);
+      if (near !== '') throw new ConfigError('usage', `unknown command ${args[0]}${near} (see --help)`);
+    }
     const [{ parseOptions }, { loadConfig }] = await Promise.all([
       import('./app/config/options.js'),
       import('./app/config/relevo-toml.js'),

@@ -37,3 +37,17 @@ describe('help texts', () => {
     }
   });
 });
+
+describe('a mistyped command', () => {
+  it.each([
+    [['run'], 'relevo-tui: usage: unknown command run — did you mean runs? (see --help)'],
+    [['docter', '--demo'], 'relevo-tui: usage: unknown command docter — did you mean doctor? (see --help)'],
+    [['shwo', '--json'], 'relevo-tui: usage: unknown command shwo — did you mean show? (see --help)'],
+    [['completion', 'bsh'], 'relevo-tui: completion: unknown shell bsh — did you mean bash? (usage: relevo-tui completion bash|zsh|fish)'],
+    // Nothing close: the word is refused as before.
+    [['frobnicate'], 'relevo-tui: usage: unexpected argument frobnicate (see --help)'],
+  ])('relevo-tui %j: one line with the command it is close to, exit 2', async (args, line) => {
+    const r = await relevo(args, tempDir());
+    expect([r.stderr, r.exitCode]).toEqual([line, 2]);
+  });
+});
