@@ -43,9 +43,27 @@ describe('relevo.toml', () => {
   });
 
   it.each([
-    ['max_rounds = 0\n', 'relevo.toml:1: max_rounds: Too small: expected number to be >=1'],
-    ['lang = "es"\nmax_rounds = "ten"\n', 'relevo.toml:2: max_rounds: Invalid input: expected number, received string'],
-    ['deliver = "email"\n', 'relevo.toml:1: deliver: Invalid option: expected one of "auto"|"file"|"inline"'],
+    // A bad value, of every kind: the key, the file and line, what it expects in the flags' words, what it got.
+    ['max_rounds = 0\n', 'relevo.toml:1: max_rounds: expected a whole number from 1 to 1000, got 0'],
+    ['lang = "es"\nmax_rounds = "ten"\n', 'relevo.toml:2: max_rounds: expected a whole number from 1 to 1000, got "ten"'],
+    ['cols = 80.5\n', 'relevo.toml:1: cols: expected a whole number from 20 to 1000, got 80.5'],
+    ['memory = "yes"\n', 'relevo.toml:1: memory: expected true or false, got "yes"'],
+    ['mouse = [1]\n', 'relevo.toml:1: mouse: expected true or false, got an array'],
+    ['deliver = "email"\n', 'relevo.toml:1: deliver: expected auto, file or inline, got "email"'],
+    ['lang = 1\n', 'relevo.toml:1: lang: expected es or en, got 1'],
+    ['state_dir = ""\n', 'relevo.toml:1: state_dir: expected a directory path (a string, not empty), got ""'],
+    [
+      'planner_profile = { name = "claude" }\n',
+      'relevo.toml:1: planner_profile: expected a profile name or path (a string, not empty), got a table',
+    ],
+    ['planner = 7\n', 'relevo.toml:1: planner: expected a command line (a string, not empty), got 7'],
+    // What only the flags check, in the flags' words.
+    ['stall_after = "20"\n', 'relevo.toml:1: stall_after: expected a duration from 1s to 7 days, such as 20m or 90s, got "20"'],
+    ['prefix = "C-m"\n', 'relevo.toml:1: prefix: expected a control key such as C-] or C-b (not Esc, Enter, Tab), got "C-m"'],
+    [
+      'tmux_socket = "my server"\n',
+      'relevo.toml:1: tmux_socket: expected a socket name as tmux -L takes (letters, digits, . _ -), got "my server"',
+    ],
     ['lang = "es"\n\nmaxrounds = 5\n', 'relevo.toml:3: unknown setting maxrounds — did you mean max_rounds?'],
     ['stal_after = "5m"\n', 'relevo.toml:1: unknown setting stal_after — did you mean stall_after?'],
     ['colour = "red"\n', 'relevo.toml:1: unknown setting colour'],
@@ -76,7 +94,7 @@ describe('relevo.toml', () => {
 
     const bad = await relevo(['--headless', '--demo'], project('lang = "fr"\n'));
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toBe('relevo-tui: relevo.toml:1: lang: Invalid option: expected one of "es"|"en"');
+    expect(bad.stderr).toBe('relevo-tui: relevo.toml:1: lang: expected es or en, got "fr"');
   });
 });
 

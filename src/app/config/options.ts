@@ -51,6 +51,16 @@ export const settingOf = (flag: string): string => flag.replace(/^no-/, '').repl
 /** Where a bad flag's message points. */
 const HELP: FlagsContext = { where: 'usage', hint: 'see --help' };
 
+/** `a or b`, `a, b or c`: the values a flag or setting takes, as its error names them. */
+export const oneOf = (values: readonly string[]): string =>
+  values.length < 2 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+
+/** The prefix key's byte, or null for a name that is no control key, or is one the agents need (Esc, Enter, Tab, NUL). */
+function prefixKey(name: string): string | null {
+  const byte = parsePrefix(name);
+  return byte === null || byte === '\x1b' || byte === '\r' || byte === '\t' || byte === '\x00' ? null : byte;
+}
+
 const int = (flag: string, min: number, max: number) =>
   z
     .pipe(z.string().check(z.regex(/^\d+$/, `--${flag}: expected a whole number`)), z.transform(Number))
@@ -60,18 +70,22 @@ const text = (name: string, message = 'empty') => z.optional(z.string().check(z.
 const path = (name: string) => z.string().check(z.minLength(1, `--${name}: empty`));
 
 // zod/mini, as the first frame loads it (zod-mini.ts).
+const DELIVER_MODES = ['auto', 'file', 'inline'] as const;
+
 const schema = z.object({
   headless: flag(),
   demo: flag(),
   goal: z.optional(
-    z.string().check(z.trim(), z.minLength(1, '--goal: must not be empty'), z.maxLength(10_000, '--goal: longer than 10000 characters')),
+    z
+      .string()
+      .check(z.trim(), z.minLength(1, '--goal: must not be empty'), z.maxLength(10_000, '--goal: expected at most 10000 characters')),
   ),
   planner: text('planner', 'empty command'),
   builder: text('builder', 'empty command'),
   'planner-profile': z.optional(path('planner-profile')),
   'builder-profile': z.optional(path('builder-profile')),
   'max-rounds': z._default(int('max-rounds', 1, 1000), 10),
-  lang: z.optional(z.enum(LANGS, { error: '--lang: expected es or en' })),
+  lang: z.optional(z.enum(LANGS, { error: `--lang: expected ${oneOf(LANGS)}` })),
   'state-dir': z._default(path('state-dir'), '.relevo'),
   'blocked-timeout': z._default(int('blocked-timeout', 1, 86_400), 600),
   'ready-timeout': z._default(int('ready-timeout', 1, 86_400), 600),
@@ -86,11 +100,15 @@ const schema = z.object({
       ),
     DEFAULT_STALL_AFTER_MS,
   ),
-  prefix: z.optional(z.string()),
+  prefix: z.optional(
+    z
+      .string()
+      .check(z.refine((name) => prefixKey(name) !== null, '--prefix: expected a control key such as C-] or C-b (not Esc, Enter, Tab)')),
+  ),
   cols: z._default(int('cols', 20, 1000), 120),
   rows: z._default(int('rows', 5, 500), 40),
   resume: flag(),
-  deliver: z._default(z.enum(['auto', 'file', 'inline'], { error: '--deliver: expected auto, file or inline' }), 'auto'),
+  deliver: z._default(z.enum(DELIVER_MODES, { error: `--deliver: expected ${oneOf(DELIVER_MODES)}` }), 'auto'),
   'deliver-max-bytes': z._default(int('deliver-max-bytes', 1, 10_000_000), 4096),
   'deliver-max-lines': z._default(int('deliver-max-lines', 1, 1_000_000), 60),
   memory: flag(),
@@ -98,7 +116,9 @@ const schema = z.object({
   tmux: flag(),
   herdr: flag(),
   'herdr-launch': flag(),
-  'tmux-socket': z.optional(z.string().check(z.regex(/^[\w.-]+$/, '--tmux-socket: a socket name, as tmux -L takes'))),
+  'tmux-socket': z.optional(
+    z.string().check(z.regex(/^[\w.-]+$/, '--tmux-socket: expected a socket name as tmux -L takes (letters, digits, . _ -)')),
+  ),
   'tmux-launch': flag(),
   'planner-pane': text('planner-pane'),
   'builder-pane': text('builder-pane'),
@@ -192,14 +212,6 @@ export function langFromEnv(env: NodeJS.ProcessEnv): Lang {
 /** `C-]` by default: Claude Code, Codex, tmux, Herdr and shells leave it alone. */
 export const DEFAULT_PREFIX = 'C-]';
 
-function prefixByte(name: string | undefined): string {
-  const byte = parsePrefix(name ?? DEFAULT_PREFIX);
-  if (byte === null || byte === '\x1b' || byte === '\r' || byte === '\t' || byte === '\x00') {
-    throw new ConfigError('--prefix', `expected a control key such as C-] or C-b (not Esc, Enter, Tab), got "${name}"`);
-  }
-  return byte;
-}
-
 /**
  * Nothing names the agents: no `--planner`/`--builder` (nor `planner`/`builder` in relevo.toml), no
  * `--demo`, no `--resume`, no panes to attach to. Then the TUI offers a choice, and headless refuses.
@@ -211,6 +223,26 @@ export function agentsUnnamed(options: Options): boolean {
 
 /** The flags typed on the command line, unchecked and without the settings file's: where a value came from. */
 export const givenFlags = (args: readonly string[]): Readonly<Record<string, unknown>> => parseFlags(args, FLAGS, HELP).values;
+
+/** The flag a schema issue is about (`--max-rounds`) and what it says (`expected a whole number`). */
+function flagIssue(issue: { readonly message: string; readonly path: readonly PropertyKey[] } | undefined): {
+  flag: string;
+  words: string;
+} {
+  const message = issue?.message ?? 'invalid option';
+  const [flag, ...rest] = message.startsWith('--') ? message.split(': ') : [`--${String(issue?.path[0] ?? '')}`, message];
+  return { flag: flag ?? 'usage', words: rest.join(': ') };
+}
+
+/**
+ * What the flags' own checks find wrong with `value` as `flag`'s (`expected a duration …`), or null
+ * when it is fine: relevo.toml's values get the same checks, and the same words, as the flags.
+ */
+export function flagProblem(flag: string, value: string | boolean): string | null {
+  if (!Object.hasOwn(schema.shape, flag)) return null;
+  const parsed = schema.shape[flag as keyof typeof schema.shape].safeParse(value);
+  return parsed.success ? null : flagIssue(parsed.error.issues[0]).words;
+}
 
 /** Settings from a config file, as flag values; `explicit` is `--config`'s value. */
 export type ConfigLoader = (explicit: string | undefined) => Record<string, string | boolean>;
@@ -225,10 +257,8 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
   if (run !== undefined && !/^[\w-][\w.-]*$/.test(run)) throw new ConfigError('--resume', `not a run id: ${run}`);
   const parsed = schema.safeParse({ ...loadConfig(given.config), ...given });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const message = issue?.message ?? 'invalid option';
-    const [flag, ...rest] = message.startsWith('--') ? message.split(': ') : [`--${String(issue?.path[0] ?? '')}`, message];
-    throw new ConfigError(flag ?? 'usage', rest.join(': '));
+    const { flag, words } = flagIssue(parsed.error.issues[0]);
+    throw new ConfigError(flag, words);
   }
   const v = parsed.data;
   return {
@@ -245,7 +275,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     blockedTimeoutMs: v['blocked-timeout'] * 1000,
     readyTimeoutMs: v['ready-timeout'] * 1000,
     stallAfterMs: v['stall-after'],
-    prefix: prefixByte(v.prefix),
+    prefix: prefixKey(v.prefix ?? DEFAULT_PREFIX)!, // the schema took only a key prefixKey knows
     cols: v.cols,
     rows: v.rows,
     resume: v.resume ? (run ?? 'latest') : false,
