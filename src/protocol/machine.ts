@@ -30,10 +30,12 @@ export function initialState(config: RelayConfig): RelayState {
     seqs: { planner: 0, builder: 0 },
     stale: null,
     notes: none,
+    exited: { planner: false, builder: false },
   };
 }
 
 const journal = (entry: JournalEntry): Effect => ({ type: 'journal', entry });
+const detailOf = (e: { readonly detail?: string }) => (e.detail !== undefined ? { detail: e.detail.slice(0, 240) } : {});
 
 function pause(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
   if (state.phase === 'done') return { state, effects: [] };
@@ -140,26 +142,41 @@ function onDelivered(state: RelayState, e: Extract<RelayEvent, { type: 'delivere
     ...(e.transferId !== undefined ? { transfer_id: e.transferId } : {}),
     ...(m.kind === 'handoff' ? { via: m.via } : {}),
     ...(m.kind === 'handoff' && m.note !== undefined ? { note_chars: m.note.length } : {}),
+    ...(m.kind === 'notice' ? { cause: m.cause } : {}),
   };
   return { state: next, effects: [journal(entry)] };
+}
+
+/**
+ * The goal starts the run. An agent whose process exited before it (a CLI that printed its version
+ * and quit) cannot take it: the goal waits as the pending message, paused with `agent_exited`, and
+ * goes to the planner once that agent runs again (`C-] r`, see restart.ts).
+ */
+function onStart(config: RelayConfig, state: RelayState, goal: string): Step {
+  if (state.phase !== 'ready') return { state, effects: [] };
+  const message: GoalMessage = {
+    kind: 'goal',
+    to: 'planner',
+    from: 'relevo',
+    round: 0,
+    body: goal,
+    text: goalMessage(goal, config.lang, preambleFor(config, state, 'planner')),
+  };
+  const begun: RelayState = { ...state, phase: 'running', goal };
+  const given = journal({ type: 'goal', text: goal });
+  // The pause names the planner when both exited: the goal is its own, and the relay goes on once the agent named runs again.
+  const dead = state.exited.planner ? 'planner' : state.exited.builder ? 'builder' : null;
+  const started = dead
+    ? pause({ ...begun, pending: message }, 'agent_exited', { role: dead, detail: 'the goal waits until it runs again' })
+    : dispatch(begun, message);
+  return { state: started.state, effects: [given, ...started.effects] };
 }
 
 /** The relay's rules: (state, event) → (state, effects). Pure: effects are data the caller performs. */
 export function step(config: RelayConfig, state: RelayState, event: RelayEvent): Step {
   switch (event.type) {
-    case 'start': {
-      if (state.phase !== 'ready') return { state, effects: [] };
-      const message: GoalMessage = {
-        kind: 'goal',
-        to: 'planner',
-        from: 'relevo',
-        round: 0,
-        body: event.goal,
-        text: goalMessage(event.goal, config.lang, preambleFor(config, state, 'planner')),
-      };
-      const started = dispatch({ ...state, phase: 'running', goal: event.goal }, message);
-      return { state: started.state, effects: [journal({ type: 'goal', text: event.goal }), ...started.effects] };
-    }
+    case 'start':
+      return onStart(config, state, event.goal);
     case 'turn-ended':
       return onTurnEnded(config, state, event);
     case 'delivered':
@@ -189,8 +206,11 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
         exit_code: event.exitCode,
         ...(event.signal ? { signal: event.signal } : {}),
       });
-      if (state.phase === 'done' || state.phase === 'ready') return { state, effects: [exited] };
-      const p = pause({ ...state, delivering: false }, 'agent_exited', { role: event.role });
+      if (state.phase === 'done') return { state, effects: [exited] };
+      const gone: RelayState = { ...state, exited: { ...state.exited, [event.role]: true } };
+      // Before the goal there is no relay to pause: the goal given next waits for the agent (see onStart).
+      if (state.phase === 'ready') return { state: gone, effects: [exited] };
+      const p = pause({ ...gone, delivering: false }, 'agent_exited', { role: event.role });
       return { state: p.state, effects: [exited, ...p.effects] };
     }
     case 'agent-restarted':
@@ -201,6 +221,10 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
     case 'pause':
       if (state.phase !== 'running') return { state, effects: [] };
       return pause(state, 'user', event.detail !== undefined ? { detail: event.detail } : {});
+    case 'stop':
+      // Quit before the goal: nothing was started, so nothing is left to resume; the journal says so.
+      if (state.phase === 'ready') return { state, effects: [journal({ type: 'no_goal', ...detailOf(event) })] };
+      return step(config, state, { type: 'pause', ...detailOf(event) });
     case 'resume': {
       if (state.phase !== 'paused') return { state, effects: [] };
       const grant = state.pause?.reason === 'max_rounds';

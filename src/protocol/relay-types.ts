@@ -1,6 +1,6 @@
 /** The relay machine's vocabulary: its settings, its state, the events it takes and the effects it asks for (machine.ts holds the rules). */
 import type { Lang, Role } from './roles.js';
-import type { JournalEntry, PauseReason, ReplySource } from './schemas/journal.js';
+import type { JournalEntry, NoticeCause, PauseReason, ReplySource } from './schemas/journal.js';
 
 export type DeliveryMode = 'auto' | 'file' | 'inline';
 
@@ -55,7 +55,13 @@ export type HandoffMessage = MessageBase & {
 };
 
 /** relevo's own word to a restarted agent (where the handoff it was working on is); never checkpointed. */
-export type NoticeMessage = MessageBase & NotCheckpointed & { readonly kind: 'notice'; readonly from: 'relevo' };
+export type NoticeMessage = MessageBase &
+  NotCheckpointed & {
+    readonly kind: 'notice';
+    readonly from: 'relevo';
+    /** Sent because the run was resumed, or because this agent exited and was started again. */
+    readonly cause: NoticeCause;
+  };
 
 /** A message relevo is about to type, or holds while paused: only a handoff has a lane, a seq and a way of delivery. */
 export type Outgoing = GoalMessage | HandoffMessage | NoticeMessage;
@@ -90,6 +96,8 @@ export type RelayState = {
   readonly stale: readonly string[] | null;
   /** Per role: the person's note queued for the next handoff to it (not yet in any checkpoint). */
   readonly notes: Readonly<Record<Role, string | null>>;
+  /** Per role: its process exited and was not started again (a goal given then waits for it). Not kept once done. */
+  readonly exited: Readonly<Record<Role, boolean>>;
 };
 
 export type RelayEvent =
@@ -115,6 +123,8 @@ export type RelayEvent =
   | { readonly type: 'agent-restarted'; readonly role: Role; readonly pid?: number }
   /** The person (or a signal to relevo, named in `detail`) stops the relay. */
   | { readonly type: 'pause'; readonly detail?: string }
+  /** relevo ends (the person quit, or a signal named in `detail`): a run under way pauses; one with no goal yet is journaled as such. */
+  | { readonly type: 'stop'; readonly detail?: string }
   | { readonly type: 'resume' }
   | { readonly type: 'set-step'; readonly on: boolean }
   | { readonly type: 'edit-pending'; readonly body: string }

@@ -25,14 +25,15 @@ export function restartNotice(config: RelayConfig, state: RelayState, role: Role
     { to: role, goal: state.goal ?? '', agentRestarted: true, ...(handoff ? { handoff } : {}) },
     preamble,
   );
-  return { kind: 'notice', to: role, from: 'relevo', round: handoff?.round ?? 0, body: text, text };
+  return { kind: 'notice', to: role, from: 'relevo', round: handoff?.round ?? 0, body: text, text, cause: 'restart' };
 }
 
 /**
  * `role` runs again as a new process (same command and launch flags): it has seen nothing, so it is
  * introduced again. What was pending for it is sent again, rendered for a new agent (its role prompt
  * when inline, the goal first for a planner); when it died mid-turn it is told where its handoff is.
- * A pause with `agent_exited` for this role ends. Nothing already delivered is delivered again.
+ * A pause with `agent_exited` for this role ends (a goal held for it goes then). Nothing already
+ * delivered is delivered again.
  */
 export function afterRestart(
   config: RelayConfig,
@@ -42,9 +43,12 @@ export function afterRestart(
 ): Step {
   const { role } = e;
   const restarted = { type: 'journal', entry: { type: 'agent_restarted', role, ...(e.pid !== undefined ? { pid: e.pid } : {}) } } as const;
-  if (state.phase === 'done' || state.phase === 'ready') return { state, effects: [restarted] };
+  if (state.phase === 'done') return { state, effects: [restarted] };
+  const running: RelayState = { ...state, exited: { ...state.exited, [role]: false } };
+  // Before the goal: it runs again, and the goal given next goes to it as to any agent.
+  if (state.phase === 'ready') return { state: running, effects: [restarted] };
   const fresh: RelayState = {
-    ...state,
+    ...running,
     restarted: { ...state.restarted, [role]: true },
     introduced: { ...state.introduced, [role]: false },
   };

@@ -113,7 +113,7 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
     if (!goalDelivered)
       return { kind: 'goal', to: 'planner', from: 'relevo', round: 0, body: goal, text: goalMessage(goal, config.lang, preamble) };
     const text = resumeNotice(config.lang, { to: 'planner', goal }, preamble);
-    return { kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text };
+    return { kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text, cause: 'resume' };
   }
   const c = latest.checkpoint;
   // Not acknowledged: still the sender's; sent again (to a restarted planner with the goal first).
@@ -125,5 +125,5 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
     { to: c.to, goal, handoff: { round: c.round, from: c.from, path } },
     preambleFor(config, state, c.to),
   );
-  return { kind: 'notice', to: c.to, from: 'relevo', round: c.round, body: text, text };
+  return { kind: 'notice', to: c.to, from: 'relevo', round: c.round, body: text, text, cause: 'resume' };
 }

@@ -351,6 +351,16 @@ describe('relay machine', () => {
     expect(deliveries(run([{ type: 'resume' }], flagConfig, edited.state).effects)[0]!.body).toBe('step 1, smaller\n  - only the tests');
   });
 
+  it('stop (quit, a signal) before the goal journals that the run got none, and nothing else; while running it pauses as the person', () => {
+    const none = run([{ type: 'stop' }, { type: 'stop', detail: 'SIGHUP' }]);
+    expect(journal(none.effects)).toEqual([{ type: 'no_goal' }, { type: 'no_goal', detail: 'SIGHUP' }]);
+    expect(none.state).toEqual(initialState(flagConfig));
+    const mid = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'stop', detail: 'SIGTERM' }]);
+    expect(mid.state).toMatchObject({ phase: 'paused', pause: { reason: 'user', detail: 'SIGTERM' } });
+    const done = run([...exchanges(1), ended('planner', '<done>ok</done>')]);
+    expect(run([{ type: 'stop' }], flagConfig, done.state).effects).toEqual([]);
+  });
+
   it('ignores events that make no sense in the current phase', () => {
     const s0 = initialState(flagConfig);
     expect(run([delivered('builder'), { type: 'resume' }, { type: 'pause' }, { type: 'blocked-timeout', role: 'planner' }]).state).toEqual(
@@ -702,14 +712,32 @@ describe('checkpoints and file delivery', () => {
   it('delivering a notice hands the turn over without changing the round or what was sent', () => {
     const base = run(exchanges(2)).state;
     const text = 'relevo was restarted while you were working on round 2 from the builder.';
-    const notice = { kind: 'notice' as const, to: 'planner' as const, from: 'relevo' as const, round: 3, body: text, text };
+    const notice = {
+      kind: 'notice' as const,
+      to: 'planner' as const,
+      from: 'relevo' as const,
+      round: 3,
+      body: text,
+      text,
+      cause: 'resume' as const,
+    };
     const state: RelayState = { ...base, turn: null, pending: notice, delivering: true, introduced: { planner: false, builder: false } };
     const { state: next, effects } = run([{ type: 'delivered', to: 'planner', sha256: SHA, attempts: 1 }], flagConfig, state);
     expect(next).toMatchObject({ round: 2, turn: 'planner', pending: null, delivering: false });
     expect(next.lastSent).toEqual(base.lastSent);
     expect(next.introduced).toEqual({ planner: true, builder: false });
     expect(journal(effects)).toEqual([
-      { type: 'delivered', kind: 'notice', round: 3, from: 'relevo', to: 'planner', sha256: SHA, chars: text.length, attempts: 1 },
+      {
+        type: 'delivered',
+        kind: 'notice',
+        round: 3,
+        from: 'relevo',
+        to: 'planner',
+        sha256: SHA,
+        chars: text.length,
+        attempts: 1,
+        cause: 'resume',
+      },
     ]);
   });
 
@@ -780,6 +808,7 @@ describe('an exited agent restarted (C-] r)', () => {
           'relevo restarted you (your process had exited) while you were working on round 2 from the planner. ' +
           'The handoff is at .relevo/runs/r1/planner/checkpoints/2/HANDOFF.md. If you had not finished it, finish it now; ' +
           'either way end your reply with your <handoff>.',
+        cause: 'restart',
       },
     ]);
     expect(back.state).toMatchObject({ phase: 'running', pause: null, turn: null, delivering: true });
@@ -822,6 +851,61 @@ describe('an exited agent restarted (C-] r)', () => {
     const both = run([restarted('planner')], flagConfig, one.state);
     expect(deliveries(both.effects)).toMatchObject([{ kind: 'notice', to: 'builder', round: 2 }]);
     expect(both.state.phase).toBe('running');
+  });
+
+  it('an agent that exits before the goal: its exit is journaled, no pause; the goal given then waits for it, nothing typed', () => {
+    const gone = run([exited('planner')]);
+    expect(gone.state).toMatchObject({ phase: 'ready', pause: null, exited: { planner: true, builder: false } });
+    expect(journal(gone.effects)).toEqual([{ type: 'agent_exited', role: 'planner', exit_code: 137 }]);
+    const held = run([{ type: 'start', goal: 'G' }], flagConfig, gone.state);
+    expect(deliveries(held.effects)).toEqual([]);
+    expect(journal(held.effects)).toEqual([
+      { type: 'goal', text: 'G' },
+      {
+        type: 'paused',
+        reason: 'agent_exited',
+        role: 'planner',
+        detail: 'the goal waits until it runs again',
+        pending_round: 0,
+        pending_to: 'planner',
+      },
+    ]);
+    expect(held.state).toMatchObject({ phase: 'paused', goal: 'G', pending: { kind: 'goal', body: 'G' }, delivering: false });
+    // Started again (C-] r): the goal goes to the new planner, once.
+    const back = run([restarted('planner', 7)], flagConfig, held.state);
+    expect(deliveries(back.effects)).toMatchObject([{ kind: 'goal', to: 'planner', text: 'Goal: G' }]);
+    expect(back.state).toMatchObject({ phase: 'running', pause: null, delivering: true, exited: { planner: false, builder: false } });
+  });
+
+  it('an agent that exits before the goal and is started again before it: only the restart is journaled, and the goal goes at once', () => {
+    const back = run([exited('builder'), restarted('builder', 9)]);
+    expect(back.state).toEqual(initialState(flagConfig));
+    expect(journal(back.effects)).toEqual([
+      { type: 'agent_exited', role: 'builder', exit_code: 137 },
+      { type: 'agent_restarted', role: 'builder', pid: 9 },
+    ]);
+    const started = run([{ type: 'start', goal: 'G' }], flagConfig, back.state);
+    expect(deliveries(started.effects)).toMatchObject([{ kind: 'goal', to: 'planner' }]);
+    expect(started.state.phase).toBe('running');
+  });
+
+  it('with both agents exited before the goal, the goal waits for the planner: it goes once the planner runs, the builder restarted first', () => {
+    const held = run([exited('planner'), exited('builder'), { type: 'start', goal: 'G' }]);
+    expect(held.state.pause).toEqual({ reason: 'agent_exited', role: 'planner', detail: 'the goal waits until it runs again' });
+    const one = run([restarted('builder')], flagConfig, held.state);
+    expect(deliveries(one.effects)).toEqual([]);
+    expect(one.state).toMatchObject({ phase: 'paused', pending: { kind: 'goal' } });
+    const both = run([restarted('planner')], flagConfig, one.state);
+    expect(deliveries(both.effects)).toMatchObject([{ kind: 'goal', to: 'planner' }]);
+    // The goal delivered, the round trip goes on as usual.
+    const on = run([delivered('planner'), ended('planner', handoff('step 1'))], flagConfig, both.state);
+    expect(deliveries(on.effects)).toMatchObject([{ kind: 'handoff', to: 'builder', round: 1 }]);
+  });
+
+  it('journals why a notice was sent: a restart here, a resume in restore.ts', () => {
+    const dead = run([...exchanges(1), ended('planner', handoff('step 2')), delivered('builder'), exited('builder'), restarted('builder')]);
+    const sent = run([delivered('builder')], flagConfig, dead.state);
+    expect(journal(sent.effects)).toMatchObject([{ type: 'delivered', kind: 'notice', to: 'builder', round: 2, cause: 'restart' }]);
   });
 
   it('after done, only journals the restart', () => {

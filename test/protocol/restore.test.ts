@@ -157,7 +157,7 @@ describe('restoreState: what is pending', () => {
     const text =
       'relevo was restarted while you were working on the goal below. If you had not finished, finish now; either way end your reply with the <handoff> for the next step.\n' +
       `Goal: ${GOAL}`;
-    expect(state.pending).toEqual({ kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text });
+    expect(state.pending).toEqual({ kind: 'notice', to: 'planner', from: 'relevo', round: 0, body: text, text, cause: 'resume' });
     expect(state.pending?.text).toContain(`Goal: ${GOAL}`);
   });
 
@@ -215,7 +215,7 @@ describe('restoreState: what is pending', () => {
       'relevo was restarted while you were working on round 1 from the planner. ' +
       'The handoff is at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md. ' +
       'If you had not finished it, finish it now; either way end your reply with your <handoff>.';
-    expect(state.pending).toEqual({ kind: 'notice', to: 'builder', from: 'relevo', round: 1, body: text, text });
+    expect(state.pending).toEqual({ kind: 'notice', to: 'builder', from: 'relevo', round: 1, body: text, text, cause: 'resume' });
     expect(text).not.toContain('secret');
     expect(state.round).toBe(1);
   });
@@ -474,6 +474,7 @@ describe('restoreState: then a resume', () => {
         sha256: SHA,
         chars: state.pending!.body.length,
         attempts: 2,
+        cause: 'resume',
       },
     ]);
     // The planner's next handoff is the next round, in the next seq of its lane.

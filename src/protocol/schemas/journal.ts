@@ -35,6 +35,9 @@ const field = lazySchema(() => z.string().max(240));
 const digest = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
 /** What relevo types: the goal, a relayed handoff, or a notice after a resume. */
 export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
+/** Why relevo sent a notice: the run was resumed (`--resume`), or an agent that exited was started again. */
+export const NOTICE_CAUSES = ['resume', 'restart'] as const;
+export type NoticeCause = (typeof NOTICE_CAUSES)[number];
 export const DELIVERY_MODES = ['inline', 'file'] as const;
 export const MEMORY_STATES = ['ready', 'blocked', 'stored', 'failed'] as const;
 /** An agent: its command and profile, and where it runs when relevo attached to it (`tmux %3`, `herdr w1:p2`). */
@@ -69,6 +72,8 @@ export const journalEntrySchema = lazySchema(() =>
       follows: z.string().optional(),
     }),
     z.strictObject({ type: z.literal('goal'), text: z.string() }),
+    /** relevo ended before the run got its goal (the person quit, or a signal named in `detail`): nothing was started, nothing to resume. */
+    z.strictObject({ type: z.literal('no_goal'), detail: field.optional() }),
     z.strictObject({
       type: z.literal('turn_ended'),
       role,
@@ -97,6 +102,8 @@ export const journalEntrySchema = lazySchema(() =>
       via: z.enum(DELIVERY_MODES).optional(),
       /** The handoff carried a person's note of this many characters. */
       note_chars: z.number().int().positive().optional(),
+      /** A notice: why it was sent. Absent in journals written before it was recorded (a resumed run). */
+      cause: z.enum(NOTICE_CAUSES).optional(),
     }),
     /** A handoff written to its sender's lane before anything is typed. */
     z.strictObject({
