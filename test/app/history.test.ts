@@ -376,6 +376,15 @@ describe('history helpers', () => {
     });
   });
 
+  it('summarizeRun: a run quit before its goal is no goal, not interrupted, and the table says so', () => {
+    const lines = parseJournalText(
+      readFileSync(join(writeRun(tmp, 'n', '2026-01-01T00:00:00.000Z', [started('n', 3), { type: 'no_goal' }]), 'events.jsonl'), 'utf8'),
+    );
+    const summary = summarizeRun('n', lines, false);
+    expect(summary).toMatchObject({ state: 'no_goal', goal: null, rounds: 0 });
+    expect(formatRunsTable([summary]).split('\n')[1]).toMatch(/^n +[\d-]+ [\d:]+ +0\/3 +no goal +-$/);
+  });
+
   it('parseJournalText skips torn and invalid lines', () => {
     const dir = writeRun(tmp, 'y', '2026-01-01T00:00:00.000Z', [started('y', 3)]);
     appendFileSync(join(dir, 'events.jsonl'), '{"seq":2,"ts":"2026-01-01T00:00:01.000Z","type":"nope"}\n{"seq":3,"ts":"2026');

@@ -96,11 +96,11 @@ describe('a start that fails after the run is locked', () => {
         throw new Error('the first line could not be shown');
       }),
     ).rejects.toThrow('the first line could not be shown');
-    const resume = parseOptions(['--headless', '--resume', '--state-dir', stateDir], process.env);
-    const refused = resumeRun(resume, 'latest', '0.1.0', process.env, size);
-    await expect(refused).rejects.toThrow(/never got its goal/);
     const runs = readdirSync(join(stateDir, 'runs'));
     expect(runs).toHaveLength(1);
+    const resume = parseOptions(['--headless', '--resume', runs[0]!, '--state-dir', stateDir], process.env);
+    const refused = resumeRun(resume, runs[0]!, '0.1.0', process.env, size);
+    await expect(refused).rejects.toThrow(/never got its goal/);
     expect(existsSync(join(stateDir, 'runs', runs[0]!, 'lock'))).toBe(false);
   });
 });

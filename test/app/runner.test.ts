@@ -148,16 +148,38 @@ describe('RelayRunner with fake panes', () => {
     expect(f.panes.builder.pastes).toHaveLength(1);
   });
 
-  it('an agent gone before its message is typed: the delivery fails with the reason, the relay pauses, and the message stays pending', async () => {
+  it('an agent gone before the goal: the goal is not typed, the relay pauses with agent_exited, and the goal stays pending', async () => {
     const f = await relay(planned(() => handoff(PLAN)));
     f.panes.planner.exit(1);
     f.runner.start(GOAL);
     const final = await f.runner.settled();
     expect(final).toMatchObject({
       phase: 'paused',
-      pause: { reason: 'delivery_failed', role: 'planner', detail: 'agent not ready: the agent exited' },
+      pause: { reason: 'agent_exited', role: 'planner', detail: 'the goal waits until it runs again' },
       pending: { kind: 'goal', to: 'planner' },
+      delivering: false,
     });
+    expect(f.lines().filter((l) => l.type === 'paused')).toMatchObject([{ reason: 'agent_exited', role: 'planner', pending_round: 0 }]);
     expect(f.panes.planner.pastes).toEqual([]);
+  });
+
+  it('a next goal after done, to an agent that exited since: the goal waits for it, as in a first run', async () => {
+    let turns = 0;
+    const f = await relay(planned(() => (++turns === 1 ? handoff(PLAN) : '<done>shipped</done>')));
+    f.runner.start(GOAL);
+    expect((await f.runner.settled()).phase).toBe('done');
+    f.panes.planner.exit(1);
+    await until('the exit journaled', () => f.lines().some((l) => l.type === 'agent_exited'));
+    const runDir = join(f.runDir, '..', 'r2');
+    mkdirSync(runDir);
+    f.runner.follow({ runId: 'r2', runDir, runPath: '.relevo/runs/r2' }, { planner: f.panes.planner, builder: f.panes.builder });
+    expect(f.runner.state.exited).toEqual({ planner: true, builder: false });
+    f.runner.start('Next goal');
+    expect(f.runner.state).toMatchObject({
+      phase: 'paused',
+      pause: { reason: 'agent_exited', role: 'planner' },
+      pending: { kind: 'goal' },
+    });
+    expect(f.panes.planner.pastes.filter((p) => p.includes('Next goal'))).toEqual([]);
   });
 });

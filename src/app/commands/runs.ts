@@ -20,7 +20,8 @@ import { lockHolder } from '../store/locks.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
-export type RunState = 'done' | 'paused' | 'running' | 'interrupted' | 'unreadable';
+/** `no_goal`: relevo was quit before the run got its goal (nothing was started, nothing to resume). */
+export type RunState = 'done' | 'paused' | 'running' | 'interrupted' | 'no_goal' | 'unreadable';
 export type RunSummary = {
   readonly id: string;
   readonly started_at: string | null;
@@ -73,12 +74,14 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
     ...(started?.follows !== undefined ? { follows: started.follows } : {}),
   };
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };
+  if (goal === null && lines.some((l) => l.type === 'no_goal')) return { ...base, state: 'no_goal' };
   if (pause?.type === 'paused') return { ...base, state: 'paused', reason: pause.reason };
   return { ...base, state: live ? 'running' : 'interrupted' };
 }
 
-/** `done`, `paused: max_rounds`, `unreadable`, … */
-export const stateLabel = (s: Pick<RunSummary, 'state' | 'reason'>): string => (s.state === 'paused' ? `paused: ${s.reason}` : s.state);
+/** `done`, `paused: max_rounds`, `no goal`, `unreadable`, … */
+export const stateLabel = (s: Pick<RunSummary, 'state' | 'reason'>): string =>
+  s.state === 'paused' ? `paused: ${s.reason}` : s.state === 'no_goal' ? 'no goal' : s.state;
 
 /** The first line of `text`, cut to `width` characters with `…`. */
 export function cut(text: string, width: number): string {

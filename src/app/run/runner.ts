@@ -162,8 +162,9 @@ export class RelayRunner {
     journalRunStart(options, panes, this.channel?.socketPath ?? null, this.#options.runId);
     this.#options = options;
     this.#run = this.#runFiles(options);
-    // The agents keep their conversations: they know their roles already.
-    this.#state = { ...initialState(this.config), introduced: this.#state.introduced };
+    // The agents keep their conversations: they know their roles already. One that exited is still to be started again.
+    const exited = { planner: this.agents.planner.pane.exited !== null, builder: this.agents.builder.pane.exited !== null };
+    this.#state = { ...initialState(this.config), introduced: this.#state.introduced, exited };
     this.#onChange.fire(this.#state);
   }
 

@@ -154,7 +154,16 @@ function runnerBasics(options: Options, env: NodeJS.ProcessEnv, size: Size) {
   };
 }
 
-/** `<state-dir>/runs/<run>`, or the newest run for `latest`. */
+/** False for a run that never got its goal (quit before it): nothing to go on with. An unreadable journal is left to `--resume` to explain. */
+function gotGoal(dir: string): boolean {
+  try {
+    return readJournal(join(dir, 'events.jsonl')).some((l) => l.type === 'goal');
+  } catch {
+    return true;
+  }
+}
+
+/** `<state-dir>/runs/<run>`, or for `latest` the newest run that got its goal. */
 export function findRun(stateDir: string, run: string): string {
   const runs = join(stateDir, 'runs');
   if (run !== 'latest') {
@@ -167,8 +176,9 @@ export function findRun(stateDir: string, run: string): string {
         .filter((id) => existsSync(join(runs, id, 'events.jsonl')))
         .sort()
     : [];
-  const latest = ids.at(-1);
-  if (latest === undefined) throw new ConfigError('--resume', `no runs in ${runs}`);
+  if (ids.length === 0) throw new ConfigError('--resume', `no runs in ${runs}`);
+  const latest = ids.findLast((id) => gotGoal(join(runs, id)));
+  if (latest === undefined) throw new ConfigError('--resume', `no run in ${runs} got its goal: nothing to resume`);
   return join(runs, latest);
 }
 
