@@ -9,9 +9,9 @@ import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
-import { type AgentState, ROLES, type Role } from '../protocol/index.js';
+import { type AgentState, type RelayState, ROLES, type Role } from '../protocol/index.js';
 import { runState } from './band.js';
-import { commandRunner } from './commands.js';
+import { commandRunner, exitCode } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
 import { osc52 } from './copy-text.js';
 import type { EarlyTui } from './early-tui.js';
@@ -21,9 +21,17 @@ import { goalPromptKeys } from './goal-prompt.js';
 import { historyView } from './history.js';
 import { inputRouter } from './input.js';
 import { KeyRouter } from './keys.js';
+import { withExited } from './restart.js';
 import type { TerminalIo } from './terminal.js';
 import { toaster } from './toaster.js';
 import { faultWatcher, toastFor } from './toasts.js';
+
+/** The last line: how the run ended, its journal, and the command that goes on with it when there is one. */
+function endLine(state: RelayState, journalPath: string, resume: string): string {
+  if (state.phase === 'done') return `relevo-tui: done: ${state.summary ?? ''} — journal: ${journalPath}`;
+  if (state.phase === 'ready') return `relevo-tui: no goal was given: nothing was started, nothing to resume — journal: ${journalPath}`;
+  return `relevo-tui: stopped (${state.phase}${state.pause ? `: ${state.pause.reason}` : ''}) — journal: ${journalPath}; go on with: ${resume}`;
+}
 
 /**
  * `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible.
@@ -71,9 +79,13 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
     faults(relay.pause);
   });
   const attention = new Attention(runner, journal, options.stallAfterMs);
-  attention.onChange((notes) => store.update({ notes }));
+  // The band's notes: what Attention sees, and an exited agent with the key that starts it again.
+  attention.onChange((notes) => store.update((s) => ({ notes: withExited(notes, s.agents, s.prefix) })));
   const setState = (role: Role, state: AgentState | 'exited') =>
-    store.update((s) => ({ agents: { ...s.agents, [role]: { ...s.agents[role], state } } }));
+    store.update((s) => {
+      const agents = { ...s.agents, [role]: { ...s.agents[role], state } };
+      return { agents, notes: withExited(attention.notes, agents, s.prefix) };
+    });
   const follow = (role: Role) => {
     const agent = agents[role];
     agent.onState((state) => setState(role, state));
@@ -149,8 +161,8 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
   const onSignal = (signal: string) => {
     if (ended) return;
     ended = true;
-    runner.dispatch({ type: 'pause', detail: signal });
-    finish(runner.state.phase === 'done' ? 0 : 3);
+    runner.dispatch({ type: 'stop', detail: signal });
+    finish(exitCode(runner.state));
   };
   const onWriteError = (error: NodeJS.ErrnoException) => onSignal(`terminal gone (${error.code ?? error.message})`);
   io.stdout.on('error', onWriteError);
@@ -181,9 +193,8 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
   store.dispose();
   term.leave();
   process.off('exit', restore);
-  const resume = `${runner.state.phase === 'done' ? '' : `; go on with: ${resumeCommand(basename(current.dir), options.stateDir)}`}${await livesOn(agentPanes(runner), tmuxSocket, basename(opened.dir))}`;
   io.stdout.write(
-    `relevo-tui: ${runner.state.phase === 'done' ? `done: ${runner.state.summary ?? ''}` : `stopped (${runner.state.phase}${runner.state.pause ? `: ${runner.state.pause.reason}` : ''})`} — journal: ${journal.path}${resume}\n`,
+    `${endLine(runner.state, journal.path, resumeCommand(basename(current.dir), options.stateDir))}${await livesOn(agentPanes(runner), tmuxSocket, basename(opened.dir))}\n`,
   );
   return code;
 }

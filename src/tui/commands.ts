@@ -1,5 +1,5 @@
 import type { RelayRunner } from '../app/run/runner.js';
-import { noteRefusal, noteTarget, peerOf, ROLES } from '../protocol/index.js';
+import { noteRefusal, noteTarget, peerOf, type RelayState, ROLES } from '../protocol/index.js';
 import { enterCopy, leaveCopy } from './copy-mode.js';
 import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
@@ -20,6 +20,9 @@ export type CommandDeps = {
   readonly readHistory: () => HistoryView;
 };
 
+/** How relevo-tui exits on a run in `state`: 0 done or never given a goal (nothing to go on with), 3 paused (`--resume` goes on). */
+export const exitCode = (state: RelayState): number => (state.phase === 'done' || state.phase === 'ready' ? 0 : 3);
+
 /** What each of relevo's commands (the key after the prefix, see keys.ts) does. */
 export function commandRunner(deps: CommandDeps): (command: Command) => void {
   const { store, runner, toast, finish, editPending } = deps;
@@ -39,8 +42,9 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         runner.dispatch({ type: 'pause' });
         return;
       case 'resume':
-        // An agent exited: it is started again first, and the relay goes on once it runs.
-        if (runner.state.pause?.reason === 'agent_exited') return void restartExited(runner, toast, store.state.prefix).catch(runner.fault);
+        // An agent exited (mid-run or before the goal): it is started again first, and the relay goes on once it runs.
+        if (runner.state.pause?.reason === 'agent_exited' || ROLES.some((role) => runner.agents[role].pane.exited !== null))
+          return void restartExited(runner, toast, store.state.prefix).catch(runner.fault);
         if (runner.state.phase !== 'paused') toast('the relay is not paused');
         runner.dispatch({ type: 'resume' });
         return;
@@ -57,10 +61,9 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
           store.update({ confirmQuit: true });
           return;
         }
-        const active = runner.state.phase === 'running' || runner.state.phase === 'ready';
-        // A run left mid-way is journaled as paused by the user, so nothing is lost.
-        if (active) runner.dispatch({ type: 'pause' });
-        finish(runner.state.phase === 'done' ? 0 : 3);
+        // A run left mid-way is journaled as paused by the user, so nothing is lost; one with no goal yet, as never started.
+        runner.dispatch({ type: 'stop' });
+        finish(exitCode(runner.state));
         return;
       }
       case 'scroll':

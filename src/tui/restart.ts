@@ -1,7 +1,18 @@
 import { self } from '../app/config/self.js';
 import type { RelayRunner } from '../app/run/runner.js';
 import { ROLES, type Role } from '../protocol/index.js';
+import type { TuiState } from './store.js';
 import type { Toaster } from './toaster.js';
+
+type Notes = Readonly<Record<Role, string | null>>;
+
+/** The band's notes with each exited agent named and the key that starts it again (one note for both), in place of its other note. */
+export function withExited(notes: Notes, agents: TuiState['agents'], prefix: string): Notes {
+  const dead = ROLES.filter((role) => agents[role].state === 'exited');
+  if (dead.length === 2) return { planner: `planner and builder exited: ${prefix} r starts them again`, builder: null };
+  const note = (role: Role) => (dead.includes(role) ? `${role} exited: ${prefix} r starts it again` : notes[role]);
+  return { planner: note('planner'), builder: note('builder') };
+}
 
 /**
  * `C-] r` while the relay is paused because an agent exited: every exited agent is started again

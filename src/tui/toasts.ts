@@ -23,19 +23,26 @@ export function faultWatcher(prefix: string, show: (text: string) => void): (pau
   };
 }
 
+/** A notice delivered: the agent was told where its handoff is (or, with none yet, its goal), and why. */
+function noticeToast(line: Extract<JournalLine, { type: 'delivered' }>): string {
+  // Older journals name no cause: their notices all followed a resume.
+  const why = line.cause === 'restart' ? 'it had exited and was started again' : 'resumed run';
+  return line.round === 0 ? `the ${line.to} was given its goal again (${why})` : `the ${line.to} was told where its handoff is (${why})`;
+}
+
 /** What the journal means to the person watching: a toast, and for some the bell. */
 export function toastFor(line: JournalLine, prefix = 'C-]'): { text: string; level: ToastLevel; notify?: boolean } | null {
   switch (line.type) {
     case 'delivered':
       if (line.kind === 'goal') return { text: 'goal sent to the planner', level: 'info' };
-      if (line.kind === 'notice') return { text: `the ${line.to} was told where its handoff is (resumed run)`, level: 'info' };
+      if (line.kind === 'notice') return { text: noticeToast(line), level: 'info' };
       return { text: `round ${line.round} delivered to the ${line.to}${line.via === 'file' ? ' as a file' : ''}`, level: 'info' };
     case 'lookalike':
       return { text: `look-alike header from the ${line.role} discarded: ${line.line}`, level: 'warn' };
     case 'paused':
       if (FAULTS.has(line.reason)) return null; // shown from the relay state: see faultToast
       return {
-        text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — the prefix then r resumes`,
+        text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — ${prefix} r ${line.reason === 'agent_exited' ? 'starts it again' : 'resumes'}`,
         level: line.reason === 'delivery_failed' ? 'error' : 'warn',
         notify: true,
       };
@@ -43,7 +50,8 @@ export function toastFor(line: JournalLine, prefix = 'C-]'): { text: string; lev
       return { text: `the ${line.role} is waiting on a prompt: answer it in its pane`, level: 'warn', notify: true };
     case 'agent_exited':
       return {
-        text: `the ${line.role} exited (code ${line.exit_code}); its work is checkpointed: the prefix then r starts it again`,
+        // True before the goal too (nothing given yet) as after it (what it was given is checkpointed).
+        text: `the ${line.role} exited (code ${line.exit_code}); nothing is lost: ${prefix} r starts it again`,
         level: 'error',
       };
     case 'agent_restarted':

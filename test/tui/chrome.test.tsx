@@ -201,9 +201,46 @@ describe('toasts', () => {
     expect(toastFor({ ...at, type: 'blocked', role: 'builder' })).toMatchObject({ level: 'warn', notify: true });
     expect(toastFor({ ...at, type: 'lookalike', role: 'builder', line: '[relevo ronda 9 · de planner]' })?.text).toContain('discarded');
     expect(toastFor({ ...at, type: 'agent_exited', role: 'planner', exit_code: 1 })).toEqual({
-      text: 'the planner exited (code 1); its work is checkpointed: the prefix then r starts it again',
+      text: 'the planner exited (code 1); nothing is lost: C-] r starts it again',
       level: 'error',
     });
     expect(toastFor({ ...at, type: 'goal', text: 'G' })).toBeNull();
+  });
+
+  it('name the configured prefix in pause and exit toasts', () => {
+    const at = { seq: 1, ts: '2026-11-30T00:00:00.000Z' };
+    expect(toastFor({ ...at, type: 'paused', reason: 'no_handoff', role: 'builder' }, 'C-a')?.text).toBe(
+      'paused: no_handoff (builder) — C-a r resumes',
+    );
+    expect(
+      toastFor({ ...at, type: 'paused', reason: 'agent_exited', role: 'planner', detail: 'the goal waits until it runs again' }, 'C-a')
+        ?.text,
+    ).toBe('paused: agent_exited (planner): the goal waits until it runs again — C-a r starts it again');
+    expect(toastFor({ ...at, type: 'agent_exited', role: 'builder', exit_code: 0 }, 'C-a')?.text).toBe(
+      'the builder exited (code 0); nothing is lost: C-a r starts it again',
+    );
+  });
+
+  it('say why a notice was sent: an agent started again, or a resumed run (older journals name no cause: a resume)', () => {
+    const notice = {
+      seq: 1,
+      ts: '2026-11-30T00:00:00.000Z',
+      type: 'delivered',
+      kind: 'notice',
+      round: 2,
+      from: 'relevo',
+      to: 'builder',
+      sha256: 'a'.repeat(64),
+      chars: 1,
+      attempts: 1,
+    } as const;
+    expect(toastFor({ ...notice, cause: 'restart' })?.text).toBe(
+      'the builder was told where its handoff is (it had exited and was started again)',
+    );
+    expect(toastFor({ ...notice, cause: 'resume' })?.text).toBe('the builder was told where its handoff is (resumed run)');
+    expect(toastFor(notice)?.text).toBe('the builder was told where its handoff is (resumed run)');
+    expect(toastFor({ ...notice, to: 'planner', round: 0, cause: 'restart' })?.text).toBe(
+      'the planner was given its goal again (it had exited and was started again)',
+    );
   });
 });

@@ -5,9 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { BIN, onlyRunJournal, recorded, tempDir } from '../helpers/cli.js';
+import { BIN, onlyRunJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
 import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
@@ -42,9 +43,10 @@ describe('C-] r after an agent exited', () => {
     const killed = agentPid(stateDir, 'builder')!;
     expect(alive(killed)).toBe(true);
     process.kill(-killed, 'SIGKILL');
-    const paused = await until('the pause', (s) => band(s).endsWith('paused: agent_exited'));
+    const paused = await until('the pause', (s) => band(s).includes(' · paused: agent_exited'));
     expect(band(paused)).toContain('builder: sim ✕ exited');
-    expect(paused).toContain('the builder exited (code 0); its work is checkpointed: the prefix then r starts it again');
+    expect(band(paused)).toMatch(/ · builder exited: C-\] r starts it again$/);
+    expect(paused).toContain('the builder exited (code 0); nothing is lost: C-] r starts it again');
 
     await keys('C-]', 'r');
     // The band leaves the pause once the new builder runs, and a toast says it started again.
@@ -80,5 +82,77 @@ describe('C-] r after an agent exited', () => {
     expect(toBuilder.filter((t) => t.startsWith('[relevo ronda 1 · de planner]'))).toHaveLength(1);
     expect(toBuilder[1]).toMatch(/^relevo restarted you \(your process had exited\) while you were working on round 1 from the planner\./);
     expect(toBuilder[1]).toContain('/planner/checkpoints/1/HANDOFF.md');
+  }, 180_000);
+});
+
+/**
+ * Agent CLIs that print a version and exit at start (as one not logged in may): relevo-tui on
+ * simulators behind `exit-once-agent.mjs`, which exits the first time and runs the simulator when
+ * started again. Before any goal, `C-] r` starts them again; a goal typed while they are exited
+ * waits for them and goes to the planner once they run.
+ */
+describe('agents that exit at start', () => {
+  const EXIT_ONCE = fileURLToPath(new URL('../helpers/exit-once-agent.mjs', import.meta.url));
+  const setup = async () => {
+    const cwd = tempDir('relevo-exit-at-start-');
+    const records = tempDir('relevo-exit-at-start-records-');
+    const record = (role: string) => join(records, `${role}.jsonl`);
+    // The simulator's command line behind the wrapper that exits once.
+    const agent = (role: 'planner' | 'builder') =>
+      `${quote([process.execPath, EXIT_ONCE, join(records, `${role}.started`), '--'])} ${simCommand(role, '--record', record(role))}`;
+    await start(180, 50, ['--planner', agent('planner'), '--builder', agent('builder')], [], cwd);
+    const gone = await until(
+      'both agents exited',
+      (s) => band(s).includes('planner: sim ✕ exited') && band(s).includes('builder: sim ✕ exited'),
+    );
+    // The band names the key that starts them again, and so do the toasts.
+    expect(band(gone)).toContain('planner and builder exited: C-] r starts them again');
+    expect(gone).toMatch(/the (planner|builder) exited \(code 0\); nothing is lost: C-\] r starts it again/);
+    return { stateDir: join(cwd, '.relevo'), record };
+  };
+  /** Every delivery of the run, as `kind from→to round`. */
+  const deliveries = (stateDir: string) =>
+    onlyRunJournal(stateDir).lines.flatMap((l) => (l.type === 'delivered' ? [`${l.kind} ${l.from}→${l.to} ${l.round}`] : []));
+
+  it('before any goal, C-] r starts both again; the goal given then runs to done', async () => {
+    const { stateDir, record } = await setup();
+    // The goal prompt is open at start: Esc leaves it, then the prefix and r.
+    await keys('Escape');
+    await until('the prompt closed', (s) => !s.split('\n').some((l) => l.startsWith('goal ›')));
+    await keys('C-]', 'r');
+    const back = await until(
+      'both started again',
+      (s) => !band(s).includes('exited') && /the (planner|builder) started again \(pid \d+\)/.test(s),
+    );
+    expect(band(back)).not.toContain('paused');
+    await keys('C-]', 'g');
+    await until('the goal prompt', (s) => s.split('\n').some((l) => l.startsWith('goal ›')));
+    await keys('-l', 'Add pagination');
+    await keys('Enter');
+    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    const { lines } = onlyRunJournal(stateDir);
+    expect(lines.filter((l) => l.type === 'agent_restarted').map((l) => l.type === 'agent_restarted' && l.role)).toEqual([
+      'planner',
+      'builder',
+    ]);
+    expect(lines.filter((l) => l.type === 'paused')).toEqual([]);
+    expect(deliveries(stateDir)[0]).toBe('goal relevo→planner 0');
+    expect(recorded(record('planner'))[0]).toBe('Goal: Add pagination');
+  }, 180_000);
+
+  it('a goal typed while they are exited waits, named in the pause; C-] r starts them and the goal goes to the planner once', async () => {
+    const { stateDir, record } = await setup();
+    await keys('-l', 'Add pagination');
+    await keys('Enter');
+    const held = await until('the goal held', (s) => band(s).includes(' · paused: agent_exited'));
+    expect(held).toContain('paused: agent_exited (planner): the goal waits until it runs again — C-] r starts it again');
+    await keys('C-]', 'r');
+    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    const { lines } = onlyRunJournal(stateDir);
+    // Held, never failed: one pause (agent_exited), no delivery_failed; the goal typed once, to the new planner.
+    expect(lines.filter((l) => l.type === 'paused').map((l) => l.type === 'paused' && l.reason)).toEqual(['agent_exited']);
+    expect(lines.filter((l) => l.type === 'goal')).toMatchObject([{ text: 'Add pagination' }]);
+    expect(deliveries(stateDir).filter((d) => d.startsWith('goal'))).toEqual(['goal relevo→planner 0']);
+    expect(recorded(record('planner')).filter((t) => t === 'Goal: Add pagination')).toHaveLength(1);
   }, 180_000);
 });

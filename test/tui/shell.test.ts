@@ -221,7 +221,7 @@ describe('quitting', () => {
     expect(q.store.state.confirmQuit).toBe(true); // the prefix alone waits for its command
     q.route('q');
     expect(q.finished).toEqual([3]);
-    expect(q.told).toEqual([{ type: 'pause' }]);
+    expect(q.told).toEqual([{ type: 'stop' }]);
 
     const y = quitting({ owned: true, exited: null }, 'done');
     y.route('\x1dq');
