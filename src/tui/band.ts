@@ -1,5 +1,5 @@
 import type { AgentState, PauseReason, Phase, Role } from '../protocol/index.js';
-import { columns, cut } from './width.js';
+import { columns, cut, fit } from './width.js';
 
 /** What the status band shows. */
 export type BandInfo = {
@@ -40,6 +40,8 @@ function agentsPart(info: BandInfo, names: 'long' | 'roles' | 'letters', words: 
 }
 
 const BAR_CELLS = 10;
+/** The fewest columns a cut note keeps: fewer and the band shows the states without it. */
+const NOTE_ROOM = 16;
 
 /** `▰▰▰▱▱▱▱▱▱▱ 3/10`: the bar is scaled to ten cells whatever the budget. */
 export function roundsBar(round: number, budget: number, cells = BAR_CELLS): string {
@@ -83,6 +85,16 @@ export function bandParts(info: BandInfo, width: number): string[] {
   ];
   const notes = info.notes ?? [];
   if (notes.length === 0) return candidates.find(fits) ?? [cut(state, width)];
-  const noted = [...candidates.map((c) => [...c, ...notes]), [...notes], notes.slice(0, 1)];
-  return noted.find(fits) ?? [cut(notes[0]!, width)];
+  // Notes come last, after the richest parts that keep both agents' states: whole, else each without
+  // what follows its dash (`… holds round 1`), else cut after the marks (and the rounds and run state
+  // while the note keeps a readable start).
+  const states = candidates.slice(0, -2);
+  const short = notes.map((note) => note.split(' — ')[0]!);
+  const kept = [notes, short].flatMap((said) => states.map((c) => [...c, ...said])).find(fits);
+  if (kept) return kept;
+  for (const floor of [states.at(-1)!, [agentsPart(info, 'letters', false), state], [agentsPart(info, 'letters', false)]]) {
+    const room = width - columns([...floor, ''].join(' · '));
+    if (room >= NOTE_ROOM) return [...floor, fit(notes.join(' · '), room)];
+  }
+  return candidates.find(fits) ?? [cut(state, width)];
 }

@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { type BandInfo, bandParts, roundsBar } from '../../src/tui/band.js';
 import StatusBand from '../../src/tui/components/StatusBand.js';
+import { columns } from '../../src/tui/width.js';
 
 const info: BandInfo = {
   agents: { planner: 'claude', builder: 'codex' },
@@ -49,9 +50,28 @@ describe('status band', () => {
     expect(bandParts(held, 160).join(' · ')).toBe(
       `relevo · planner: claude ○ idle ▸ builder: codex ● working · ▰▰▰▱▱▱▱▱▱▱ 3/10 · relaying · running · ${note}`,
     );
-    expect(bandParts(held, 80).join(' · ')).toBe(`3/10 · running · ${note}`);
-    expect(bandParts(held, 60).join(' · ')).toBe(note);
+    expect(bandParts(held, 100).join(' · ')).toBe(`P ○ idle ▸ B ● working · 3/10 · running · ${note}`);
+    expect(bandParts(held, 80).join(' · ')).toBe('P ○ idle ▸ B ● working · 3/10 · running · builder: your draft holds round 2');
+    expect(bandParts(held, 60).join(' · ')).toBe('P ○ ▸ B ● · 3/10 · running · builder: your draft holds roun…');
     for (const width of [160, 80, 60, 30])
       expect(render(<StatusBand info={held} width={width} />).lastFrame()!.length).toBeLessThanOrEqual(width);
+  });
+
+  it('keeps both agents’ states at every width from 30 to 250 columns, with notes or without: a note is shortened or cut, never the states', () => {
+    const held = 'builder: your draft holds round 2 — send it or clear it';
+    const stalled = 'planner: stalled — busy 5m 0s with no turn end';
+    const marks = /^(relevo · )?(planner(: claude)?|P) ○( idle)? ▸ (builder(: codex)?|B) ●( working)?( · |$)/;
+    for (const notes of [[], [held], [stalled], [held, stalled], ['note → planner']]) {
+      const shown = { ...info, notes };
+      for (let width = 30; width <= 250; width++) {
+        const band = bandParts(shown, width).join(' · ');
+        expect(band, `${width} columns, notes ${JSON.stringify(notes)}`).toMatch(marks);
+        expect(columns(band)).toBeLessThanOrEqual(width);
+        // The band as drawn is those parts (rendered at every ninth width: the parts are checked at all).
+        if (width % 9 === 3) expect(render(<StatusBand info={shown} width={width} />).lastFrame()).toBe(band);
+        // What needs the person keeps at least its first words.
+        if (notes.length > 0) expect(band).toContain(notes[0]!.slice(0, 12));
+      }
+    }
   });
 });
