@@ -6,6 +6,7 @@
 import type { RunRecord } from '../app/commands/runs.js';
 import { checkpointPath, formatHeader, type Role } from '../protocol/index.js';
 import { isEscape, splitKeys } from '../pty/keys.js';
+import { wrapKept } from './width.js';
 
 export type HistoryEntry = {
   readonly path: string;
@@ -29,9 +30,24 @@ export type HistoryView = {
   readonly selected: number;
   /** The handoff whose body is shown (an index into `entries`), or null for the list. */
   readonly open: number | null;
-  /** Lines scrolled down: in the list, the first entry shown; in a body, its first line shown. */
+  /** Rows scrolled down: in the list, the first entry shown; in a body, its first row shown (a long line wraps onto rows). */
   readonly scroll: number;
 };
+
+/** The columns inside the panel (its border and padding) of a panel `width` columns wide. */
+export const historyInner = (width: number) => Math.max(10, width - 4);
+
+/** One row of a handoff's body on screen: a line, or the part of a long line that wrapped onto it. */
+export type BodyRow = {
+  readonly text: string;
+  /** The line it belongs to, from 0. */
+  readonly line: number;
+};
+
+/** A handoff's lines wrapped to `width` columns (a tab as spaces), the rows it takes in the panel. */
+export function bodyRows(entry: HistoryEntry, width: number): BodyRow[] {
+  return entry.lines.flatMap((text, line) => wrapKept(text.replace(/\t/g, '    '), width).map((row) => ({ text: row, line })));
+}
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const clock = (iso: string) => {
@@ -72,24 +88,25 @@ const DOWN = new Set(['\x1b[B', '\x1bOB', 'j']);
 /**
  * The view after `data` was typed, or null when the panel closes: ↑ ↓ (k j) and PgUp PgDn move, Home
  * End jump, Enter opens the selected handoff, Esc (or q) goes back to the list, and from the list
- * closes the panel. `rows` is how many list entries or body lines fit.
+ * closes the panel. `rows` is how many list entries or body rows fit, in a panel `width` columns wide.
  */
-export function historyKeys(view: HistoryView, data: string, rows: number): HistoryView | null {
+export function historyKeys(view: HistoryView, data: string, rows: number, width: number): HistoryView | null {
   let v: HistoryView | null = view;
   for (const key of splitKeys(data)) {
     if (v === null) break;
-    v = historyKey(v, key, Math.max(1, rows));
+    v = historyKey(v, key, Math.max(1, rows), width);
   }
   return v;
 }
 
-function historyKey(v: HistoryView, key: string, rows: number): HistoryView | null {
+function historyKey(v: HistoryView, key: string, rows: number, width: number): HistoryView | null {
   if (isEscape(key) || key === 'q') return v.open === null ? null : { ...v, open: null, scroll: listScroll(v.selected, v.scroll, rows) };
   const step = UP.has(key) ? -1 : DOWN.has(key) ? 1 : key === '\x1b[5~' ? -rows : key === '\x1b[6~' ? rows : 0;
   const jump =
     key === '\x1b[H' || key === '\x1b[1~' || key === 'g' ? -Infinity : key === '\x1b[F' || key === '\x1b[4~' || key === 'G' ? Infinity : 0;
   if (v.open !== null) {
-    const last = Math.max(0, (v.entries[v.open]?.lines.length ?? 0) - rows);
+    const open = v.entries[v.open];
+    const last = Math.max(0, (open ? bodyRows(open, historyInner(width)).length : 0) - rows);
     const scroll = Math.min(last, Math.max(0, jump !== 0 ? (jump < 0 ? 0 : last) : v.scroll + step));
     return { ...v, scroll };
   }

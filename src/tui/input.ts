@@ -50,7 +50,7 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
       return;
     }
     if (store.state.overlay === 'history' && store.state.history) {
-      const next = historyKeys(store.state.history, data, compositor.historyRows());
+      const next = historyKeys(store.state.history, data, compositor.historyRows(), compositor.view.chrome.width);
       store.update(next === null ? { overlay: 'none', history: null } : { history: next });
       return;
     }

@@ -59,6 +59,14 @@ export function graphemeAfter(text: string, index: number): number {
   return text.length;
 }
 
+/**
+ * The start of `text` that fits in `width` columns, for a row that must take something: a character
+ * wider than the whole row still goes, alone, so a wrapping loop always moves on.
+ */
+function head(text: string, width: number): string {
+  return cut(text, width) || (cells(text)[0]?.text ?? text);
+}
+
 /** `text` broken into lines of at most `width` columns: at spaces, and inside a word too long for a line. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
@@ -71,10 +79,9 @@ export function wrap(text: string, width: number): string[] {
     if (line !== '') lines.push(line);
     let rest = word;
     while (columns(rest) > width) {
-      // A character wider than the whole line still goes, alone, so the loop always moves on.
-      const head = cut(rest, width) || (cells(rest)[0]?.text ?? rest);
-      lines.push(head);
-      rest = rest.slice(head.length);
+      const row = head(rest, width);
+      lines.push(row);
+      rest = rest.slice(row.length);
     }
     line = rest;
   }
@@ -110,4 +117,42 @@ export function clip(line: string, width: number): string {
     i += run.length;
   }
   return out;
+}
+
+/**
+ * One line of text broken into rows of at most `width` columns, its spacing kept (indentation, runs
+ * of spaces): after the spaces where a row runs out, inside a word only when it is longer than a row.
+ * The spaces a row ends on are dropped; a line that is one row is returned as it is.
+ */
+export function wrapKept(line: string, width: number): string[] {
+  if (columns(line) <= width) return [line];
+  const rows: string[] = [];
+  let row = '';
+  for (const token of line.match(/\s+|\S+/gu) ?? []) {
+    if (columns(row) + columns(token) <= width) {
+      row += token;
+      continue;
+    }
+    if (/^\s/u.test(token)) {
+      // The row ends on these spaces.
+      if (row !== '') rows.push(row);
+      row = '';
+      continue;
+    }
+    if (row.trim() !== '' && columns(token) <= width) {
+      rows.push(row.trimEnd());
+      row = token;
+      continue;
+    }
+    // A word longer than a row: it fills this row (after its indentation or its first words), then the next ones.
+    let rest = token;
+    while (columns(row) + columns(rest) > width) {
+      const part = row === '' ? head(rest, width) : cut(rest, width - columns(row));
+      rows.push(row + part);
+      row = '';
+      rest = rest.slice(part.length);
+    }
+    row = rest;
+  }
+  return row !== '' || rows.length === 0 ? [...rows, row] : rows;
 }

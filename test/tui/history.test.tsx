@@ -3,7 +3,8 @@ import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunRecord, readRun } from '../../src/app/commands/runs.js';
 import History from '../../src/tui/components/History.js';
-import { type HistoryView, historyKeys, historyView } from '../../src/tui/history.js';
+import { bodyRows, type HistoryView, historyKeys, historyView } from '../../src/tui/history.js';
+import { columns, cut } from '../../src/tui/width.js';
 import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
 
 const DOWN = '\x1b[B';
@@ -43,34 +44,36 @@ describe('the history panel', () => {
 
   it('moves with the arrows, opens the selected handoff whole with Enter, scrolls it, and Esc goes back, then closes', () => {
     const rows = 4;
-    let view: HistoryView | null = historyKeys(historyView(record, 'done'), `${DOWN}${DOWN}`, rows);
+    let view: HistoryView | null = historyKeys(historyView(record, 'done'), `${DOWN}${DOWN}`, rows, 120);
     expect(view?.selected).toBe(2);
-    view = historyKeys(view!, '\r', rows)!;
+    view = historyKeys(view!, '\r', rows, 120)!;
     expect(view.open).toBe(2);
     const body = record.handoffs[2]!.body.replace(/\n$/, '').split('\n');
     const frame = render(<History view={view} width={120} height={rows + 7} />).lastFrame()!;
     expect(frame).toContain('[relevo ronda 2 · de planner]');
     expect(frame).toContain(body[0]!);
     expect(frame).toContain(`of ${body.length + 1}`);
-    view = historyKeys(view, '\x1b[6~', rows)!;
+    view = historyKeys(view, '\x1b[6~', rows, 120)!;
     expect(view.scroll).toBe(rows);
-    expect(render(<History view={view} width={120} height={rows + 7} />).lastFrame()).toContain(body[rows - 1]!);
-    view = historyKeys(view, 'G', rows)!;
-    expect(view.scroll).toBe(body.length + 1 - rows);
-    view = historyKeys(view, '\x1b', rows)!;
+    // Scrolled by rows on screen: a line longer than the panel's 116 columns takes two.
+    const shown = bodyRows(view.entries[2]!, 116);
+    expect(render(<History view={view} width={120} height={rows + 7} />).lastFrame()).toContain(shown[rows]!.text);
+    view = historyKeys(view, 'G', rows, 120)!;
+    expect(view.scroll).toBe(shown.length - rows);
+    view = historyKeys(view, '\x1b', rows, 120)!;
     expect(view.open).toBeNull();
     expect(view.selected).toBe(2);
-    expect(historyKeys(view, '\x1b', rows)).toBeNull();
+    expect(historyKeys(view, '\x1b', rows, 120)).toBeNull();
   });
 
   it('keeps the selection in view in a short panel, and says so when there is no handoff yet', () => {
     let view = historyView(record, 'done');
-    view = historyKeys(view, DOWN.repeat(5), 2)!;
+    view = historyKeys(view, DOWN.repeat(5), 2, 120)!;
     expect(view).toMatchObject({ selected: 5, scroll: 4 });
-    view = historyKeys(view, 'g', 2)!;
+    view = historyKeys(view, 'g', 2, 120)!;
     expect(view).toMatchObject({ selected: 0, scroll: 0 });
     const empty = historyView({ ...record, handoffs: [], done: null }, 'running');
-    expect(historyKeys(empty, '\r', 3)).toMatchObject({ open: null });
+    expect(historyKeys(empty, '\r', 3, 120)).toMatchObject({ open: null });
     const frame = render(<History view={empty} width={80} height={12} />).lastFrame()!;
     expect(frame).toContain('no handoff yet');
     expect(frame).toContain('not done yet');
@@ -83,5 +86,40 @@ describe('the history panel', () => {
     const view = historyView({ ...record, handoffs: [edited, replacement, ...rest] }, 'done');
     expect(view.entries[0]).toMatchObject({ status: 'edited', replacedBy: 'planner #99' });
     expect(render(<History view={view} width={120} height={20} />).lastFrame()).toContain('edited → planner #99');
+  });
+
+  it('gives the first line a fair share of 80 columns in the list', () => {
+    const view = historyView(record, 'done');
+    const frame = render(<History view={view} width={80} height={20} />).lastFrame()!;
+    for (const entry of view.entries) expect(frame).toContain(cut(entry.lines[1]!, 30));
+    expect(frame.split('\n').every((line) => columns(line) <= 80)).toBe(true);
+  });
+
+  it('wraps a long line whole (wide characters by their columns), scrolls by the rows it takes, and counts lines in its footer', () => {
+    const long = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    const wide = '漢字'.repeat(30);
+    const entry = { ...historyView(record, 'done').entries[0]!, lines: ['[relevo ronda 1 · de planner]', long, wide, '  indented  last'] };
+    const rows = 4;
+    const at = (view: HistoryView) => {
+      const lines = render(<History view={view} width={80} height={rows + 7} />)
+        .lastFrame()!
+        .split('\n');
+      expect(lines.every((line) => columns(line) <= 80)).toBe(true);
+      // The body's rows, inside the border and padding: under the title, the goal and the handoff's path.
+      return { body: lines.slice(4, 4 + rows + 1).map((line) => line.slice(2, -2).trimEnd()), footer: lines.at(-2)! };
+    };
+    let view: HistoryView = { ...historyView(record, 'done'), entries: [entry], open: 0, scroll: 0 };
+    const top = at(view);
+    expect(top.body[0]).toBe('[relevo ronda 1 · de planner]');
+    expect(top.body.slice(1, 3).join(' ')).toBe(long);
+    expect(top.body[3]).toBe('漢字'.repeat(19));
+    expect(top.footer).toContain('lines 1–3 of 4');
+    view = historyKeys(view, 'G', rows, 80)!;
+    expect(view.scroll).toBe(6 - rows);
+    const end = at(view);
+    expect(end.body.slice(1, 3)).toEqual(['漢字'.repeat(19), '漢字'.repeat(11)]);
+    expect(end.body[3]).toBe('  indented  last');
+    expect(end.footer).toContain('lines 2–4 of 4');
+    expect(historyKeys(view, '\x1b[A', rows, 80)).toMatchObject({ scroll: 1 });
   });
 });

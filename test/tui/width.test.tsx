@@ -6,7 +6,7 @@ import { type BandInfo, bandParts } from '../../src/tui/band.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import { paneFrame } from '../../src/tui/frame.js';
 import { editLine, emptyLine, type LineState } from '../../src/tui/line-editor.js';
-import { columns, cut, fit, fitPadded, wrap } from '../../src/tui/width.js';
+import { columns, cut, fit, fitPadded, wrap, wrapKept } from '../../src/tui/width.js';
 
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
@@ -43,6 +43,16 @@ describe('CJK and emoji in the chrome', () => {
     expect(wrap('round 1 delivered to the builder', 18)).toEqual(['round 1 delivered', 'to the builder']);
     expect(wrap('日本語', 1)).toEqual(['日', '本', '語']);
     expect(wrap('', 10)).toEqual(['']);
+  });
+
+  it("a handoff's line wraps at its columns keeping its spacing: indentation, runs of spaces, a long word cut", () => {
+    expect(wrapKept('  - keep  the indent here', 12)).toEqual(['  - keep', 'the indent', 'here']);
+    expect(wrapKept('see https://example.com/a/long/path', 12)).toEqual(['see https://', 'example.com/', 'a/long/path']);
+    expect(wrapKept('日本語のテキスト', 5)).toEqual(['日本', '語の', 'テキ', 'スト']);
+    expect(wrapKept('   ', 10)).toEqual(['   ']);
+    for (const line of ['  a   b  c', `x${'y'.repeat(30)} z`, '漢字 漢字漢字漢字']) {
+      for (const row of wrapKept(line, 7)) expect(columns(row)).toBeLessThanOrEqual(7);
+    }
   });
 
   it('the band drops parts by their columns, and a note too wide for it is cut to its width', () => {
