@@ -2,7 +2,7 @@ import type { RelayRunner } from '../app/run/runner.js';
 import type { Compositor } from './compositor.js';
 import { copyMode } from './copy-mode.js';
 import { historyKeys } from './history.js';
-import type { Command, KeyAction, KeyRouter } from './keys.js';
+import { type Command, type KeyAction, type KeyRouter, keyName } from './keys.js';
 import { MouseReader } from './mouse.js';
 import { mouseRouter } from './mouse-input.js';
 import type { Store } from './store.js';
@@ -71,7 +71,7 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
       if (action.type === 'forward') forward(action.data);
       else if (action.type === 'paste') runner.agents[store.state.focus].typePaste(action.text);
       else if (action.type === 'command') run(action.command);
-      else toast(`${store.state.prefix} ${JSON.stringify(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
+      else toast(`${store.state.prefix} ${keyName(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
     }
     if (keys.armed !== store.state.armed) store.update({ armed: keys.armed });
   };

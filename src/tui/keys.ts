@@ -3,6 +3,7 @@
  * is one of relevo's commands. Pure: bytes in, actions out.
  */
 
+import { prefixName } from '../app/config/prefix.js';
 import { keyAt, markerTail, PASTE_END, PASTE_START } from '../pty/keys.js';
 
 export const COMMANDS = {
@@ -37,6 +38,85 @@ export const BINDINGS: Readonly<Record<string, Command>> = {
   '?': 'help',
   q: 'quit',
 };
+
+/** Each command in a word or two, for the row of keys shown after the prefix (every command has one). */
+export const LABELS: Readonly<Record<Command, string>> = {
+  focus: 'focus',
+  zoom: 'zoom',
+  pause: 'pause',
+  resume: 'resume',
+  goal: 'goal',
+  note: 'note',
+  pending: 'edit pending',
+  step: 'step',
+  scroll: 'copy mode',
+  history: 'history',
+  help: 'help',
+  quit: 'quit',
+};
+
+/** `o/Tab focus · z zoom · …`: every binding, in the order of COMMANDS, read from BINDINGS so it cannot drift. */
+export function bindingsHint(): string {
+  return (Object.keys(COMMANDS) as Command[])
+    .map((command) => {
+      const bound = Object.keys(BINDINGS).filter((key) => BINDINGS[key] === command);
+      return `${bound.map(keyName).join('/')} ${LABELS[command]}`;
+    })
+    .join(' · ');
+}
+
+/** Keys a terminal sends as escape sequences (or as control bytes with a name of their own), by name. */
+const NAMED: Readonly<Record<string, string>> = {
+  A: '↑',
+  B: '↓',
+  C: '→',
+  D: '←',
+  H: 'Home',
+  F: 'End',
+  P: 'F1',
+  Q: 'F2',
+  R: 'F3',
+  S: 'F4',
+  Z: 'S-Tab',
+  '1~': 'Home',
+  '2~': 'Insert',
+  '3~': 'Delete',
+  '4~': 'End',
+  '5~': 'PgUp',
+  '6~': 'PgDn',
+  '15~': 'F5',
+  '17~': 'F6',
+  '18~': 'F7',
+  '19~': 'F8',
+  '20~': 'F9',
+  '21~': 'F10',
+  '23~': 'F11',
+  '24~': 'F12',
+  '\r': 'Enter',
+  '\t': 'Tab',
+  '\x1b': 'Esc',
+  '\x7f': 'Backspace',
+  ' ': 'Space',
+};
+
+/** xterm's modifier parameter (1 + shift 1, alt 2, ctrl 4) as a name's prefix. */
+const modifiers = (param: number) => `${param & 4 ? 'C-' : ''}${param & 2 ? 'M-' : ''}${param & 1 ? 'S-' : ''}`;
+
+/** A key as people read it: `↑`, `F5`, `PgUp`, `C-x`, `M-x`, `x` (an unknown sequence as its escaped bytes). */
+export function keyName(key: string): string {
+  const named = NAMED[key];
+  if (named !== undefined) return named;
+  const seq = /^\x1b(?:\[(?:(\d+)(?:;(\d+))?)?|O)([~A-Z])$/.exec(key);
+  if (seq) {
+    const [, num, mod, final] = seq;
+    const name = final === '~' ? NAMED[`${num}~`] : num === undefined || num === '1' ? NAMED[final!] : undefined;
+    if (name !== undefined) return `${modifiers(Number(mod ?? 1) - 1)}${name}`;
+  }
+  if (/^[\x00-\x1f]$/.test(key)) return prefixName(key);
+  if (/^\x1b[^[O]/u.test(key) || key === '\x1b[' || key === '\x1bO') return `M-${keyName(key.slice(1))}`;
+  if (/^[^\x00-\x1f\x7f]+$/u.test(key)) return key;
+  return JSON.stringify(key).slice(1, -1);
+}
 
 export type KeyAction =
   | { readonly type: 'forward'; readonly data: string }

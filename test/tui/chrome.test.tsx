@@ -5,6 +5,7 @@ import { splitKeys } from '../../src/pty/keys.js';
 import Chrome from '../../src/tui/components/Chrome.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
 import Help from '../../src/tui/components/Help.js';
+import { BINDINGS, keyName } from '../../src/tui/keys.js';
 import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
 import { toastFor } from '../../src/tui/toasts.js';
@@ -69,12 +70,25 @@ describe('chrome', () => {
     const armed = render(<Chrome state={{ ...state, armed: true }} width={100} />)
       .lastFrame()!
       .split('\n');
-    expect(armed[0]).toContain('C-] … o focus · z zoom');
+    expect(armed[0]).toContain('C-] … o/Tab focus · z zoom');
     const quit = render(<Chrome state={{ ...state, confirmQuit: true }} width={100} />)
       .lastFrame()!
       .split('\n');
     expect(quit[0]).toContain('q again quits');
     expect(quit[2]).toMatch(/^relevo · /);
+  });
+
+  it('after the prefix, lists every binding on the message area’s two rows at 80 columns', () => {
+    const armed = render(<Chrome state={{ ...state, armed: true }} width={80} />)
+      .lastFrame()!
+      .split('\n');
+    const rows = armed.slice(0, 2).join(' ');
+    for (const binding of ['e edit pending', 's step', '[ copy mode', 'o/Tab focus', 'z zoom', 'p pause', 'r resume', 'g goal'])
+      expect(rows).toContain(binding);
+    for (const binding of ['n note', 'h history', '? help', 'q quit']) expect(rows).toContain(binding);
+    // Every key of keys.ts, however it is bound later: the row is read from BINDINGS.
+    for (const key of Object.keys(BINDINGS)) expect(rows).toMatch(new RegExp(`(^|[ /])${keyName(key).replace(/[[?]/g, '\\$&')}[ /]`));
+    expect(armed[2]).toMatch(/^relevo · /);
   });
 
   it('lists every key in the help', () => {

@@ -170,6 +170,23 @@ describe('input routing', () => {
     expect(store.state.overlay).toBe('none');
     expect(typed).toHaveLength(2);
   });
+
+  it('names an unbound key as people read it: an arrow, a function key, a letter, a Ctrl key', () => {
+    const { runner } = fakeRunner('running');
+    const toasts: string[] = [];
+    const route = inputRouter({
+      store: tuiState(),
+      runner,
+      compositor: compositor([]),
+      toast: (t) => toasts.push(t),
+      keys: new KeyRouter('\x1d'),
+      run: () => {},
+      promptKeys: () => {},
+      clipboard: () => {},
+    });
+    for (const key of ['\x1b[A', '\x1b[15~', 'x', '\x01', '\x1b[1;5C']) route(`\x1d${key}`);
+    expect(toasts).toEqual(['↑', 'F5', 'x', 'C-a', 'C-→'].map((name) => `C-] ${name} is not bound: C-] ? lists the keys`));
+  });
 });
 
 describe('quitting', () => {

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { noteFor, ROLES } from '../../protocol/index.js';
 import type { BandInfo } from '../band.js';
 import { copyQuestion } from '../copy-text.js';
+import { bindingsHint } from '../keys.js';
 import type { ToastLevel, TuiState } from '../store.js';
 import { columns, fit, wrap } from '../width.js';
 import GoalPrompt from './GoalPrompt.js';
@@ -45,7 +46,7 @@ function question(state: TuiState): string | null {
   if (state.scroll !== null) return copyQuestion(state.focus, state.scroll, state.copy);
   if (state.confirmQuit)
     return `Quit relevo-tui? ${state.prefix} q again quits (or y) and ends the agents; the run stays on disk. Any other key stays.`;
-  if (state.armed) return `${state.prefix} … o focus · z zoom · p pause · r resume · g goal · n note · h history · ? help · q quit`;
+  if (state.armed) return `${state.prefix} … ${bindingsHint()}`;
   return null;
 }
 
