@@ -5,6 +5,7 @@ import type { GoalHistory } from './goal-history.js';
 import { editLine, type PromptCommand, readPromptLine } from './line-editor.js';
 import type { Store } from './store.js';
 import type { Toaster } from './toaster.js';
+import { fit } from './width.js';
 
 export type GoalPromptDeps = {
   readonly store: Store;
@@ -34,13 +35,28 @@ function noteProblem(state: RelayState, command: Extract<PromptCommand, { type: 
   return command.to === null ? 'no note is waiting to be sent' : `no note is waiting for the ${command.to}`;
 }
 
+/** Why a goal cannot be taken now (a run has its goal until it is done), or null. */
+function goalProblem(state: RelayState): string | null {
+  if (state.phase === 'ready' || state.phase === 'done') return null;
+  return `this run already has its goal (${fit((state.goal ?? '').replace(/\s+/g, ' '), 40)}): a next goal can be given after done`;
+}
+
 export function goalPromptKeys({ store, runner, history, toast, nextGoal, resume }: GoalPromptDeps): (data: string) => void {
   const submit = (text: string) => {
     const command = readPromptLine(text);
     if (command.type === 'error') return store.update({ promptError: command.message });
-    // A note that cannot be taken keeps the line, and says why.
-    const refused = command.type === 'note' || command.type === 'cancel-note' ? noteProblem(runner.state, command) : null;
-    if (refused !== null) return store.update({ promptError: refused });
+    // A note or a goal that cannot be taken keeps the line, and says why.
+    const refused =
+      command.type === 'note' || command.type === 'cancel-note'
+        ? noteProblem(runner.state, command)
+        : command.type === 'goal'
+          ? goalProblem(runner.state)
+          : null;
+    if (refused !== null) {
+      // A goal refused is remembered too: ↑ finds it again after the prompt is closed.
+      if (command.type === 'goal') history.add(command.goal);
+      return store.update({ promptError: refused });
+    }
     store.update({ prompt: null });
     if (command.type === 'note') {
       const to = command.to ?? noteTarget(runner.state);
@@ -63,8 +79,6 @@ export function goalPromptKeys({ store, runner, history, toast, nextGoal, resume
       nextGoal(command.goal);
       return;
     }
-    if (runner.state.phase !== 'ready')
-      return toast(`this run already has its goal (${runner.state.goal ?? ''}): a next goal can be given after done`, 'warn');
     history.add(command.goal);
     runner.start(command.goal);
   };

@@ -1,4 +1,5 @@
 import type { RelayRunner } from '../app/run/runner.js';
+import { PASTE_END, PASTE_START } from '../pty/keys.js';
 import type { Compositor } from './compositor.js';
 import { copyMode } from './copy-mode.js';
 import { historyKeys } from './history.js';
@@ -24,9 +25,9 @@ export type InputDeps = {
 
 /**
  * Where each read from the terminal goes: mouse reports first (mouse-input.ts); then, by what is on
- * screen, keys: any key closes the help; copy mode (copy-mode.ts) takes the keys while it is on; an
- * open goal prompt edits its line; otherwise keys go to the focused agent, except the prefix and
- * the command after it (and a toast for a key with no command).
+ * screen, keys: any key closes the help; copy mode (copy-mode.ts) takes the keys while it is on;
+ * then the prefix and the command after it are relevo's (a toast for a key with no command), and
+ * the other keys edit the goal prompt's line while it is open, else go to the focused agent.
  */
 export function inputRouter(deps: InputDeps): (data: string) => void {
   const { store, runner, compositor, toast, keys, run, promptKeys } = deps;
@@ -35,6 +36,14 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
   const onMouse = mouseRouter({ store, runner, compositor, run, copy });
   /** Keys go to the focused agent; a whole paste (KeyRouter keeps it until it ends) goes bracketed only to an agent that asked for it (its pane knows). */
   const forward = (data: string) => runner.agents[store.state.focus].type(data.replace(/\x1b\[20[01]~/g, ''));
+  /** A paste goes to the open goal prompt as one (bracketed) key, else to the focused agent. */
+  const paste = (text: string) =>
+    store.state.prompt !== null ? promptKeys(`${PASTE_START}${text}${PASTE_END}`) : runner.agents[store.state.focus].typePaste(text);
+  /** Opening the goal prompt (goal, note) while it holds a line keeps that line: nothing typed is lost. */
+  const command = (name: Command) => {
+    if ((name === 'goal' || name === 'note') && (store.state.prompt?.text ?? '') !== '') return;
+    run(name);
+  };
   /** While quit asks: `y` or the quit command again quits; any other key cancels and reaches no agent. */
   const answerQuit = (action: KeyAction) => {
     const yes = (action.type === 'forward' && /^[yY]$/.test(action.data)) || (action.type === 'command' && action.command === 'quit');
@@ -58,19 +67,15 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
       copy.keys(data);
       return;
     }
-    if (store.state.prompt !== null) {
-      promptKeys(data);
-      return;
-    }
     for (const action of keys.feed(data)) {
       if (store.state.confirmQuit) {
         // The answer to the question; what else came in the same read is dropped with it.
         answerQuit(action);
         break;
       }
-      if (action.type === 'forward') forward(action.data);
-      else if (action.type === 'paste') runner.agents[store.state.focus].typePaste(action.text);
-      else if (action.type === 'command') run(action.command);
+      if (action.type === 'forward') (store.state.prompt !== null ? promptKeys : forward)(action.data);
+      else if (action.type === 'paste') paste(action.text);
+      else if (action.type === 'command') command(action.command);
       else toast(`${store.state.prefix} ${keyName(action.key)} is not bound: ${store.state.prefix} ? lists the keys`, 'warn');
     }
     if (keys.armed !== store.state.armed) store.update({ armed: keys.armed });

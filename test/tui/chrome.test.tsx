@@ -9,6 +9,7 @@ import { BINDINGS, keyName } from '../../src/tui/keys.js';
 import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/tui/line-editor.js';
 import type { TuiState } from '../../src/tui/store.js';
 import { toastFor } from '../../src/tui/toasts.js';
+import { columns } from '../../src/tui/width.js';
 
 const state: TuiState = {
   relay: {
@@ -165,6 +166,24 @@ describe('goal prompt', () => {
       <GoalPrompt line={{ text: 'abc', cursor: 1, browsing: null, draft: '' }} width={60} error="the goal is empty" />,
     ).lastFrame()!;
     expect(frame).toBe('goal › abc  ⚠ the goal is empty');
+  });
+
+  it('keeps the help key at the right while a long line scrolls in the room left of it; a long refusal goes to the message rows', () => {
+    const text = `Add pagination to /users with tests, ${'and much more detail '.repeat(5)}`;
+    const line = { text, cursor: text.length, browsing: null, draft: '' };
+    for (const width of [30, 80, 120]) {
+      const prompt = render(<Chrome state={{ ...state, prompt: line }} width={width} />)
+        .lastFrame()!
+        .split('\n')[3]!;
+      expect(prompt).toMatch(/^goal › .*detail +C-\] \? help$/);
+      expect(columns(prompt)).toBeLessThanOrEqual(width);
+    }
+    const why = 'this run already has its goal (Add pagination to /users with tests): a next goal can be given after done';
+    const refused = render(<Chrome state={{ ...state, prompt: line, promptError: why }} width={80} />)
+      .lastFrame()!
+      .split('\n');
+    expect(refused.slice(0, 2).join(' ').replace(/\s+/g, ' ')).toBe(`⚠ ${why}`);
+    expect(refused[3]).toMatch(/^goal › .*detail +C-\] \? help$/);
   });
 });
 

@@ -128,6 +128,23 @@ describe('the goal prompt', () => {
     expect(done.told).toEqual([]);
   });
 
+  it('keeps a goal given while the run has one on the line, says why, and remembers it for ↑', () => {
+    const { runner, told } = fakeRunner('running');
+    const store = tuiState({ prompt: emptyLine });
+    const history = new GoalHistory(historyFile());
+    const toasts: string[] = [];
+    const keys = goalPromptKeys({ store, runner, history, toast: (t) => toasts.push(t), nextGoal: () => true });
+    keys('Also write the docs\r');
+    expect(store.state.prompt?.text).toBe('Also write the docs');
+    expect(store.state.promptError).toBe('this run already has its goal (G): a next goal can be given after done');
+    expect(told).toEqual([]);
+    expect(toasts).toEqual([]);
+    keys('\x1b');
+    store.update({ prompt: emptyLine });
+    keys('\x1b[A');
+    expect(store.state.prompt?.text).toBe('Also write the docs');
+  });
+
   it('says why a line is refused until the next key; /relevo pause steers the relay; Esc with no goal yet says how to come back', () => {
     const { runner, told } = fakeRunner('ready');
     const store = tuiState({ prompt: emptyLine });
@@ -186,6 +203,30 @@ describe('input routing', () => {
     });
     for (const key of ['\x1b[A', '\x1b[15~', 'x', '\x01', '\x1b[1;5C']) route(`\x1d${key}`);
     expect(toasts).toEqual(['↑', 'F5', 'x', 'C-a', 'C-→'].map((name) => `C-] ${name} is not bound: C-] ? lists the keys`));
+  });
+
+  it('while the goal prompt is open, the prefix commands work and the other keys (a paste too) edit its line', () => {
+    const { runner, typed } = fakeRunner('ready');
+    const store = tuiState({ prompt: emptyLine });
+    const ran: Command[] = [];
+    const route = inputRouter({
+      store,
+      runner,
+      compositor: compositor([]),
+      toast: () => {},
+      keys: new KeyRouter('\x1d'),
+      run: (c) => ran.push(c),
+      promptKeys: promptOver(runner, store).keys,
+      clipboard: () => {},
+    });
+    route('Pagin\x1dq\x1b[200~ate\x1b[201~\x1d\x1d');
+    expect(ran).toEqual(['quit']);
+    expect(store.state.prompt?.text).toBe('Paginate');
+    // Opening the prompt again keeps its line.
+    route('\x1dg\x1dn');
+    expect(ran).toEqual(['quit']);
+    expect(store.state.prompt?.text).toBe('Paginate');
+    expect(typed).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { copyQuestion } from '../copy-text.js';
 import { bindingsHint } from '../keys.js';
 import type { ToastLevel, TuiState } from '../store.js';
 import { columns, fit, wrap } from '../width.js';
-import GoalPrompt from './GoalPrompt.js';
+import GoalPrompt, { promptParts } from './GoalPrompt.js';
 import StatusBand from './StatusBand.js';
 
 export type Props = { readonly state: TuiState; readonly width: number };
@@ -41,6 +41,9 @@ const LEVEL: Readonly<Record<ToastLevel, { readonly icon: string; readonly color
   done: { icon: '✔', color: 'green' },
 };
 
+/** The help key as the goal line and the goal prompt show it. */
+const helpHint = (state: TuiState) => `${state.prefix} ? help`;
+
 /** What asks for the person's answer or explains the keys right now (quit, copy mode, the prefix), if anything. */
 function question(state: TuiState): string | null {
   if (state.scroll !== null) return copyQuestion(state.focus, state.scroll, state.copy);
@@ -50,12 +53,42 @@ function question(state: TuiState): string | null {
   return null;
 }
 
+/** Why the prompt's line was refused, when the reason is too long to say beside it on the prompt's row. */
+function refusal(state: TuiState, width: number): string | null {
+  const error = state.prompt !== null ? state.promptError : null;
+  return error !== null && promptParts(width, error, helpHint(state)).beside === '' ? error : null;
+}
+
+/** One message: its icon in its own column, so a wrapped message's next line starts under its text. */
+function Message({
+  icon,
+  color,
+  text,
+  width,
+}: {
+  readonly icon: string;
+  readonly color: string;
+  readonly text: string;
+  readonly width: number;
+}) {
+  return (
+    <Box flexShrink={0}>
+      <Box width={2} flexShrink={0}>
+        <Text color={color}>{icon}</Text>
+      </Box>
+      <Text>{wrap(text, Math.max(1, width - 2)).join('\n')}</Text>
+    </Box>
+  );
+}
+
 /**
  * The message area, in relevo's chrome and never over an agent's pane: the question of the moment
- * (yellow), then the toasts, newest first, each wrapped to the width (a cut only past the area's rows).
+ * (yellow), a refused prompt line's reason, then the toasts, newest first, each wrapped to the width
+ * (a cut only past the area's rows).
  */
 function Messages({ state, width }: Props) {
   const asked = question(state);
+  const refused = refusal(state, width);
   const toasts = [...state.toasts].reverse();
   return (
     <Box flexDirection="column" width={width} height={MESSAGE_ROWS} overflow="hidden">
@@ -66,14 +99,9 @@ function Messages({ state, width }: Props) {
           </Text>
         </Box>
       ) : null}
+      {refused !== null ? <Message icon="⚠" color="yellow" text={refused} width={width} /> : null}
       {toasts.map((t) => (
-        // The icon in its own column, so a wrapped toast's next line starts under its text.
-        <Box key={t.id} flexShrink={0}>
-          <Box width={2} flexShrink={0}>
-            <Text color={LEVEL[t.level].color}>{LEVEL[t.level].icon}</Text>
-          </Box>
-          <Text>{wrap(t.text, Math.max(1, width - 2)).join('\n')}</Text>
-        </Box>
+        <Message key={t.id} icon={LEVEL[t.level].icon} color={LEVEL[t.level].color} text={t.text} width={width} />
       ))}
     </Box>
   );
@@ -81,7 +109,7 @@ function Messages({ state, width }: Props) {
 
 /** The goal of the run, cut to fit, with the help key at the right. */
 function GoalLine({ state, width }: Props) {
-  const help = `${state.prefix} ? help`;
+  const help = helpHint(state);
   const room = Math.max(0, width - columns(help) - 2);
   const goal = state.relay.goal === null ? `no goal yet: ${state.prefix} g` : fit(`goal: ${state.relay.goal.replace(/\s+/g, ' ')}`, room);
   return (
@@ -101,7 +129,11 @@ export default function Chrome({ state, width }: Props) {
     <Box flexDirection="column" width={width}>
       <Messages state={state} width={width} />
       <StatusBand info={bandInfo(state)} width={width} />
-      {state.prompt ? <GoalPrompt line={state.prompt} width={width} error={state.promptError} /> : <GoalLine state={state} width={width} />}
+      {state.prompt ? (
+        <GoalPrompt line={state.prompt} width={width} error={state.promptError} hint={helpHint(state)} />
+      ) : (
+        <GoalLine state={state} width={width} />
+      )}
     </Box>
   );
 }
