@@ -29,14 +29,25 @@ export function freshTmuxServers(): void {
 export const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
 /** What the target (by default relevo's session: its current pane) shows. */
 export const capture = async (target = 'relevo') => (await tmux('capture-pane', '-p', '-t', target)).stdout;
+/** What relevo's session shows, with its escape sequences (capture-pane -e): colours, reverse video. */
+export const styled = async () => (await tmux('capture-pane', '-p', '-e', '-t', 'relevo')).stdout;
 export const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
 
 /** The screen once `check` holds; throws with the last screen after `ms` (a generous limit, never an assertion on time). */
-export async function until(what: string, check: (screen: string) => boolean, ms = 30_000, target = 'relevo'): Promise<string> {
+export function until(what: string, check: (screen: string) => boolean, ms = 30_000, target = 'relevo'): Promise<string> {
+  return poll(what, () => capture(target), check, ms);
+}
+
+/** As `until`, on the screen with its escape sequences (`styled`). */
+export function untilStyled(what: string, check: (screen: string) => boolean, ms = 30_000): Promise<string> {
+  return poll(what, styled, check, ms);
+}
+
+async function poll(what: string, read: () => Promise<string>, check: (screen: string) => boolean, ms: number): Promise<string> {
   const deadline = Date.now() + ms;
   let screen = '';
   while (Date.now() < deadline) {
-    screen = await capture(target);
+    screen = await read();
     if (check(screen)) return screen;
     await new Promise((r) => setTimeout(r, 200));
   }
