@@ -1,6 +1,6 @@
 import type { RelayRunner } from '../app/run/runner.js';
 import { noteRefusal, noteTarget, peerOf, type RelayState, ROLES } from '../protocol/index.js';
-import { enterCopy, leaveCopy } from './copy-mode.js';
+import { enterCopy, focusPeek, leaveCopy } from './copy-mode.js';
 import type { HistoryView } from './history.js';
 import type { Command } from './keys.js';
 import { emptyLine } from './line-editor.js';
@@ -33,6 +33,7 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         const was = store.state.focus;
         if (store.state.scroll !== null) store.update(leaveCopy(runner.agents[was].pane.screen));
         store.update({ focus: peerOf(was) });
+        store.update((s) => focusPeek(s, runner.agents[s.focus].pane.screen));
         return;
       }
       case 'zoom':

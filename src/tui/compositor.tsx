@@ -30,9 +30,12 @@ const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 
 export type PaneView = { readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void } };
 export type PaneViews = Readonly<Record<Role, PaneView>>;
 
-/** A pane's title: `planner · claude · working · focus`, and `zoomed` while it is. */
+/**
+ * A pane's title: `planner · claude · working · focus`, `zoomed` while it is, and `12 lines up` while
+ * the wheel holds its view back unfocused.
+ */
 const title = (role: Role, s: TuiState) =>
-  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.focus === role ? ' · focus' : ''}${s.zoom ? ' · zoomed' : ''}`;
+  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.peek?.role === role ? ` · ${s.peek.lines} lines up` : ''}${s.focus === role ? ' · focus' : ''}${s.zoom ? ' · zoomed' : ''}`;
 
 /** Where the panes go on a terminal of this size before anything is focused or zoomed: the agents' first PTY size. */
 export function firstLayout(cols: number, rows: number): Layout {
@@ -309,6 +312,6 @@ export class Compositor {
     // The frames go under the help box: it is painted again over them.
     if (ROLES.map((r) => title(r, s)).join('|') !== this.#framesTitle)
       this.#write(this.#frames(s) + (s.overlay === 'help' ? this.#overlays.paint(s, this.#paneArea()) : ''));
-    if (s.scroll !== was.scroll || s.copy !== was.copy || s.focus !== was.focus) for (const role of ROLES) this.schedule(role);
+    if (s.scroll !== was.scroll || s.copy !== was.copy || s.focus !== was.focus || s.peek !== was.peek) for (const role of ROLES) this.schedule(role);
   }
 }

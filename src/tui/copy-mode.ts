@@ -1,4 +1,5 @@
 import type { RelayRunner } from '../app/run/runner.js';
+import type { Role } from '../protocol/index.js';
 import { isEscape, splitKeys } from '../pty/keys.js';
 import type { Screen } from '../pty/screen.js';
 import type { Compositor } from './compositor.js';
@@ -30,6 +31,15 @@ export function enterCopy(screen: Screen, leaveAtBottom = false): Pick<TuiState,
   return { scroll: screen.scrolledBack, copy };
 }
 
+/**
+ * The focus moved: a view the wheel scrolled back while its pane was not focused stays where it is,
+ * now in copy mode (a tmux pane in copy mode stays in it when selected); scrolling down to the live
+ * screen leaves it.
+ */
+export function focusPeek(state: TuiState, screen: Screen): Partial<TuiState> {
+  return state.peek?.role === state.focus ? { ...enterCopy(screen, true), peek: null } : {};
+}
+
 /** Out of copy mode: the view back on the live screen. */
 export function leaveCopy(screen: Screen): Pick<TuiState, 'scroll' | 'copy'> {
   screen.scrollViewToBottom();
@@ -43,6 +53,15 @@ export type CopyMode = {
   readonly scroll: (lines: number) => void;
   /** A click inside the focused pane while copy mode is on: the cursor goes to that cell of its view. */
   readonly click: (row: number, col: number) => void;
+  /**
+   * A drag in the focused pane: copy mode (entered when off) selects from `anchor` (a buffer point)
+   * to the cell at `row`, `col` of the view; a row just above or below the view scrolls it a line.
+   */
+  readonly drag: (anchor: Point, row: number, col: number) => void;
+  /** The drag ended: its selection is copied and copy mode ends (tmux's MouseDragEnd1Pane, copy-pipe-and-cancel). */
+  readonly dragEnd: () => void;
+  /** The wheel over the pane that is not focused: only its view scrolls, keys stay with the focused pane; at its live screen it is live again. */
+  readonly peek: (role: Role, lines: number) => void;
 };
 
 /**
@@ -82,6 +101,14 @@ export function copyMode(deps: CopyDeps): CopyMode {
   };
   const lineEnd = (screen: Screen, line: number) => Math.max(0, columns(screen.text.line(line).trimEnd()) - 1);
   const lineStart = (screen: Screen, line: number) => columns(/^\s*/.exec(screen.text.line(line))?.[0] ?? '');
+  /** `y`: the selection to the clipboard, said in a toast, and copy mode ends (null); without one, it says so. */
+  const yank = (screen: Screen, c: CopyState): CopyState | null => {
+    if (c.anchor === null) return { ...c, message: 'nothing selected: v starts a selection' };
+    const text = selectionText(screen.text, c.anchor, c.cursor);
+    clipboard(text);
+    toast(`copied ${Array.from(text).length} characters`);
+    return null;
+  };
 
   /** One key: the next state, or null when copy mode ends. */
   const key = (screen: Screen, copy: CopyState, k: string): CopyState | null => {
@@ -146,13 +173,8 @@ export function copyMode(deps: CopyDeps): CopyMode {
       case ' ':
         return { ...c, anchor: c.anchor === null ? c.cursor : null };
       case 'y':
-      case '\r': {
-        if (c.anchor === null) return { ...c, message: 'nothing selected: v starts a selection' };
-        const text = selectionText(screen.text, c.anchor, c.cursor);
-        clipboard(text);
-        toast(`copied ${Array.from(text).length} characters`);
-        return null;
-      }
+      case '\r':
+        return yank(screen, c);
       case 'q':
       case '\x03':
         return null;
@@ -193,6 +215,23 @@ export function copyMode(deps: CopyDeps): CopyMode {
     click: (row, col) => {
       const screen = screenOf();
       show(screen, moved(screen, current(screen), { line: screen.text.viewTop + row, col }));
+    },
+    drag: (anchor, row, col) => {
+      const screen = screenOf();
+      show(screen, { ...moved(screen, current(screen), { line: screen.text.viewTop + row, col }), anchor, match: null, message: null });
+    },
+    dragEnd: () => {
+      const copy = store.state.copy;
+      if (store.state.scroll === null || copy == null) return;
+      const screen = screenOf();
+      show(screen, yank(screen, copy));
+    },
+    peek: (role, lines) => {
+      const screen = runner.agents[role].pane.screen;
+      screen.scrollView(lines);
+      const back = screen.scrolledBack;
+      store.update({ peek: back === 0 ? null : { role, lines: back } });
+      compositor.schedule(role);
     },
   };
 }

@@ -24,6 +24,8 @@ export type TuiState = {
   readonly scroll: number | null;
   /** Copy mode's cursor, selection and search while `scroll` is not null (see copy-mode.ts). */
   readonly copy?: CopyState | null;
+  /** The pane the wheel scrolled back without focusing it, this many lines above its live screen (null = live). */
+  readonly peek?: { readonly role: Role; readonly lines: number } | null;
   /** The prefix key was pressed: the next key is a command. */
   readonly armed: boolean;
   /** Quit was asked once while a run is active: asking again quits. */

@@ -130,10 +130,12 @@ describe('copy mode', () => {
 describe('the mouse', () => {
   const wheel = (up: boolean, x: number, y: number) => `\x1b[<${up ? 64 : 65};${x};${y}M`;
 
-  it('a click focuses a pane; the wheel over a pane focuses it and scrolls it in copy mode, which scrolling back down leaves', async () => {
+  it('a click focuses a pane; the wheel over the focused pane scrolls it in copy mode, which scrolling back down leaves', async () => {
     const { screens, store, route, typed } = await tui();
     route('\x1b[<0;100;3M\x1b[<0;100;3m');
     expect(store.state.focus).toBe('builder');
+    route('\x1b[<0;10;3M\x1b[<0;10;3m');
+    expect(store.state).toMatchObject({ focus: 'planner', scroll: null });
     route(wheel(true, 10, 3));
     expect(store.state).toMatchObject({ focus: 'planner', scroll: 3 });
     expect(screens.planner.scrolledBack).toBe(3);
@@ -150,6 +152,60 @@ describe('the mouse', () => {
     route(`\x1b[<0;100;10M${wheel(true, 100, 10)}`);
     expect(store.state).toMatchObject({ focus: 'planner', scroll: null });
     expect(typed).toEqual([]);
+  });
+
+  it('the wheel over the pane not focused scrolls its view only: keys stay with the focused pane, and back at the bottom it is live', async () => {
+    const { screens, store, route, typed } = await tui();
+    route(wheel(true, 100, 3) + wheel(true, 100, 3));
+    expect(store.state).toMatchObject({ focus: 'planner', scroll: null, peek: { role: 'builder', lines: 6 } });
+    expect(screens.builder.scrolledBack).toBe(6);
+    expect(screens.planner.scrolledBack).toBe(0);
+    route('x');
+    expect(typed).toEqual(['x']);
+    route(wheel(false, 100, 3));
+    expect(store.state.peek).toEqual({ role: 'builder', lines: 3 });
+    route(wheel(false, 100, 3));
+    expect(store.state.peek).toBeNull();
+    expect(screens.builder.scrolledBack).toBe(0);
+    // Copy mode on the focused pane goes on while the other one is scrolled.
+    route('\x1d[');
+    route(wheel(true, 100, 3));
+    expect(store.state).toMatchObject({ focus: 'planner', scroll: 0, peek: { role: 'builder', lines: 3 } });
+    route('k');
+    expect(store.state.copy?.cursor).toEqual({ line: 18, col: 7 });
+    // Focused, the scrolled pane keeps its view, in copy mode, which the wheel down to the bottom leaves.
+    route('\x1b[<0;100;3M');
+    route('\x1b[<0;100;3m');
+    expect(store.state).toMatchObject({ focus: 'builder', scroll: 3, peek: null });
+    expect(screens.planner.scrolledBack).toBe(0);
+    route(wheel(false, 100, 3));
+    expect(store.state.scroll).toBeNull();
+    expect(screens.builder.scrolledBack).toBe(0);
+  });
+
+  it('a drag selects from the press to the pointer, in copy mode on that pane, and letting go copies it and leaves', async () => {
+    const { screens, store, route, toasts, copied } = await tui();
+    // A plain click selects nothing.
+    route('\x1b[<0;5;3M\x1b[<0;5;3m');
+    expect(store.state.scroll).toBeNull();
+    // Pressed on the planner screen's row 1, column 3 ("line 16"), dragged to row 2, column 6 ("line 17").
+    route('\x1b[<0;5;3M\x1b[<32;6;3M\x1b[<32;8;4M');
+    expect(store.state).toMatchObject({ focus: 'planner', scroll: 0 });
+    expect(store.state.copy).toMatchObject({ anchor: { line: 16, col: 3 }, cursor: { line: 17, col: 6 } });
+    route('\x1b[<0;8;4m');
+    expect(copied).toEqual(['e 16\nline 17']);
+    expect(toasts).toEqual(['copied 12 characters']);
+    expect(store.state.scroll).toBeNull();
+    // On the builder's pane: the press focuses it; past its top edge (onto the frame) the view scrolls a line a move.
+    route('\x1b[<0;83;3M\x1b[<32;83;2M\x1b[<32;83;1M\x1b[<32;84;1M');
+    expect(store.state).toMatchObject({ focus: 'builder', scroll: 2 });
+    expect(screens.builder.scrolledBack).toBe(2);
+    expect(store.state.copy).toMatchObject({ anchor: { line: 16, col: 1 }, cursor: { line: 13, col: 2 } });
+    // Let go over the chrome: the drag is still the builder's.
+    route('\x1b[<0;120;10m');
+    expect(copied[1]).toBe('ne 13\nline 14\nline 15\nli');
+    expect(store.state.scroll).toBeNull();
+    expect(screens.builder.scrolledBack).toBe(0);
   });
 
   it('an agent that asked for the mouse gets it in its own coordinates and encoding, and its clicks still focus it', async () => {

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { band, capture, freshTmuxServers, keys, start, tmux, until } from '../helpers/tui-tmux.js';
+import { band, capture, freshTmuxServers, keys, start, styled, tmux, until, untilStyled } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -22,7 +22,7 @@ const wheelUp = (x: number, y: number) => keys('-l', report(64, x, y));
 const titles = (screen: string) => screen.split('\n')[0] ?? '';
 
 describe('the mouse in tmux', () => {
-  it('relevo takes the mouse: a click focuses the pane under it, the wheel scrolls a pane in copy mode; quitting gives the mouse back', async () => {
+  it('relevo takes the mouse: a click focuses the pane under it, the wheel scrolls a pane (in copy mode when focused); quitting gives the mouse back', async () => {
     // 180×50: the planner's frame is columns 1–90, the builder's 91–180 (1-based), rows 1–46.
     await start(180, 50);
     await until('both panes', (s) => s.includes('planner · sim') && s.includes('builder · sim'));
@@ -32,7 +32,20 @@ describe('the mouse in tmux', () => {
     expect(titles(await capture())).not.toMatch(/planner · sim · \w+ · focus/);
     await until('done', (s) => / · done$/.test(band(s)), 60_000);
     expect(await capture()).not.toContain('✻ relevo sim-agent · planner');
-    // The wheel over the planner's pane: focus moves there, and copy mode scrolls it towards its banner.
+    // The wheel over the planner's pane, not focused: its view scrolls towards its banner, the focus stays on the builder.
+    await keys('-l', report(64, 20, 20).repeat(40));
+    const peeked = await until('the planner scrolled back', (s) => /╭─ planner · sim · \w+ · \d+ lines up ─/.test(titles(s)));
+    await until('its banner', (s) => s.includes('✻ relevo sim-agent · planner'));
+    expect(titles(peeked)).toMatch(/╭─ builder · sim · \w+ · focus ─/);
+    expect(peeked).not.toContain('copy mode');
+    // Keys still go to the builder: its input box (right of the planner's frame) shows them.
+    await keys('-l', 'typed here');
+    await until('the keys in the builder', (s) => /││❯\styped here/.test(s));
+    // Scrolled back down to the bottom, the planner is live again.
+    await keys('-l', report(65, 20, 20).repeat(40));
+    await until('the planner live', (s) => !s.includes('lines up') && !s.includes('✻ relevo sim-agent · planner'));
+    // Focused, the wheel over the planner scrolls it in copy mode.
+    await click(20, 20);
     await keys('-l', report(64, 20, 20).repeat(40));
     const scrolled = await until(
       'copy mode on the planner',
@@ -83,6 +96,27 @@ describe('the mouse in tmux', () => {
 });
 
 describe('copy mode in tmux', () => {
+  it('a drag over a pane selects in copy mode, and letting go copies it through OSC 52 and leaves', async () => {
+    await start(180, 50);
+    await tmux('set-option', '-g', 'set-clipboard', 'on');
+    const done = await until('done', (s) => / · done$/.test(band(s)), 60_000);
+    // The planner's "Goal met: …" line: its first cell, 1-based, and its last.
+    const text = 'Goal met: Add pagination to /users with tests in 3 rounds.';
+    const row = done.split('\n').findIndex((l) => l.includes(text)) + 1;
+    const col = done.split('\n')[row - 1]!.indexOf(text) + 1;
+    expect(col).toBeGreaterThan(1);
+    expect(col).toBeLessThan(90);
+    await keys('-l', report(0, col, row) + report(32, col + 4, row));
+    await until('copy mode from the drag', (s) => s.includes('copy mode (planner)') && s.includes('selecting: y copies'));
+    await keys('-l', report(32, col + text.length - 1, row));
+    // The selection is shown in reverse video, the whole line.
+    await untilStyled('the line selected', (s) => s.includes(`\x1b[7m${text}\x1b[0m`));
+    await keys('-l', report(0, col + text.length - 1, row, true));
+    await until('copied', (s) => s.includes(`copied ${text.length} characters`) && !s.includes('copy mode'));
+    expect((await tmux('show-buffer')).stdout).toBe(text);
+    expect(await styled()).not.toContain('\x1b[7m');
+  });
+
   it('searches the planner pane, says what is not found, and copies a selection through OSC 52', async () => {
     await start(180, 50);
     await tmux('set-option', '-g', 'set-clipboard', 'on');
@@ -104,8 +138,7 @@ describe('copy mode in tmux', () => {
     const col = found.split('\n')[row]!.indexOf('relevo sim-agent');
     expect((await tmux('display-message', '-p', '-t', 'relevo', '#{cursor_x} #{cursor_y}')).stdout).toBe(`${col} ${row}`);
     // The match is shown in reverse video.
-    const styled = (await tmux('capture-pane', '-p', '-e', '-t', 'relevo')).stdout;
-    expect(styled).toMatch(/\x1b\[7mrelevo sim-agent/);
+    expect(await styled()).toMatch(/\x1b\[7mrelevo sim-agent/);
     // A selection from the match's first cell over the 16 cells of "relevo sim-agent".
     await keys('v');
     await keys('-l', 'l'.repeat(15));

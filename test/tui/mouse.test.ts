@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Screen } from '../../src/pty/screen.js';
 import { layout } from '../../src/tui/layout.js';
-import { encodeMouse, hitPane, isPress, MOUSE_OFF, MOUSE_ON, MouseReader, wheelStep } from '../../src/tui/mouse.js';
+import { encodeMouse, hitPane, isMotion, isPress, MOUSE_OFF, MOUSE_ON, MouseReader, wheelStep } from '../../src/tui/mouse.js';
 import { RealTerminal } from '../../src/tui/terminal.js';
 
 const wheelUp = (x: number, y: number) => `\x1b[<64;${x};${y}M`;
@@ -18,6 +18,19 @@ describe('mouse reports in the keyboard bytes', () => {
     ]);
     expect(read.events.map(wheelStep)).toEqual([-1, 0, 0]);
     expect(read.events.map(isPress)).toEqual([false, true, false]);
+  });
+
+  it('reads a drag: the press, motion with the left button down (code 32, button-event tracking asked for), the release', () => {
+    expect(MOUSE_ON).toContain('\x1b[?1002h');
+    const { keys, events } = new MouseReader().feed('\x1b[<0;5;3M\x1b[<32;6;3M\x1b[<32;8;4M\x1b[<0;8;4m');
+    expect(keys).toBe('');
+    expect(events.map((e) => [isPress(e), isMotion(e), e.release, e.x, e.y])).toEqual([
+      [true, false, false, 5, 3],
+      [false, true, false, 6, 3],
+      [false, true, false, 8, 4],
+      [false, false, true, 8, 4],
+    ]);
+    expect(events.map(wheelStep)).toEqual([0, 0, 0, 0]);
   });
 
   it('leaves a paste whole, reports and all, however many reads it spans', () => {

@@ -40,7 +40,9 @@ function buildConfigSchema() {
       ready_timeout: whole(1, 86_400, 'seconds a delivery waits for a busy peer (default 600)'),
       stall_after: text('show a turn busy this long as stalled: a duration, 20m or 90s (default 20m)', 'a duration'),
       prefix: text("the TUI's prefix key, as C-x (default C-])", 'a key'),
-      mouse: yes('the TUI takes the mouse: a click focuses a pane, the wheel scrolls it (default true; false = --no-mouse)'),
+      mouse: yes(
+        'the TUI takes the mouse: a click focuses a pane, a drag copies, the wheel scrolls the pane under it (default true; false = --no-mouse)',
+      ),
       cols: whole(20, 1000, "columns of each agent's terminal with --headless (default 120)"),
       rows: whole(5, 500, "rows of each agent's terminal with --headless (default 40)"),
       deliver: either(['auto', 'file', 'inline'], 'how handoffs are typed: auto, file (the path of HANDOFF.md) or inline'),

@@ -80,7 +80,7 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ['--prefix KEY', "the TUI's prefix key, as C-x (default C-])"],
   [
     '--no-mouse',
-    'leave the mouse to the terminal (by default a click focuses a pane and the wheel scrolls it, or goes to an agent that asked for the mouse)',
+    'leave the mouse to the terminal (by default a click focuses a pane, a drag copies, the wheel scrolls the pane under it, or each goes to an agent that asked for the mouse)',
   ],
   ['--cols N, --rows N', "size of each agent's terminal with --headless (default 120x40)"],
   ['--resume [RUN]', 'go on with an interrupted or paused run (default: the latest)'],
@@ -160,7 +160,7 @@ export const USAGE = text(
   table(KEYS, 12),
   hang(
     '  ',
-    'Everything else goes to the focused agent. The mouse: a click focuses a pane, the wheel scrolls it (an agent that asked for the mouse gets its events); --no-mouse turns that off.',
+    'Everything else goes to the focused agent. The mouse: a click focuses a pane, a drag selects and copies, the wheel scrolls the pane under it (an agent that asked for the mouse gets its events); --no-mouse turns that off.',
   ),
   '',
   'Files and environment:',
