@@ -1,9 +1,10 @@
 import { ROLES, type Role } from '../protocol/index.js';
 import type { Screen } from '../pty/screen.js';
+import { Burst } from './burst.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import { HISTORY_CHROME_ROWS } from './components/History.js';
 import { type CopyState, spansOn } from './copy-text.js';
-import { chromeLines, paneFrame, tooSmall } from './frame.js';
+import { chromeLines, paneFrame, paneTitle, tooSmall } from './frame.js';
 import { fitsLayout, type Layout, layout, MIN_SIZE, noLayout } from './layout.js';
 import { withoutColor } from './no-color.js';
 import { OffscreenInk } from './offscreen.js';
@@ -15,27 +16,17 @@ import type { RealTerminal } from './terminal.js';
 /** The message area (questions, toasts), the status band and the goal line (or the goal prompt). */
 export const CHROME_ROWS = MESSAGE_ROWS + 2;
 
-/** A burst of resizes (a window being dragged) is laid out once, when it has been still this long… */
+/** A burst of resizes is laid out once, when it has been still this long, or this long after its first resize. */
 const RESIZE_QUIET_MS = 40;
-/** …or once this long after its first resize, while it goes on. */
 const RESIZE_MAX_MS = 200;
 
 const SYNC_BEGIN = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 const HIDE_CURSOR = '\x1b[?25l';
 
-const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
-
 /** What the compositor paints of an agent: its screen, sized to its box as a pseudo-terminal is. */
 export type PaneView = { readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void } };
 export type PaneViews = Readonly<Record<Role, PaneView>>;
-
-/**
- * A pane's title: `planner · claude · working · focus`, `zoomed` while it is, and `12 lines up` while
- * the wheel holds its view back unfocused.
- */
-const title = (role: Role, s: TuiState) =>
-  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.peek?.role === role ? ` · ${s.peek.lines} lines up` : ''}${s.focus === role ? ' · focus' : ''}${s.zoom ? ' · zoomed' : ''}`;
 
 /** Where the panes go on a terminal of this size before anything is focused or zoomed: the agents' first PTY size. */
 export function firstLayout(cols: number, rows: number): Layout {
@@ -63,7 +54,7 @@ export class Compositor {
   /** The state the screen was last laid out for (its layout and overlay). */
   #laidOut: TuiState;
   /** A resize came and its relayout waits for the burst to end: nothing is painted at the old layout meanwhile. */
-  #resize: { readonly timer: NodeJS.Timeout; readonly since: number } | null = null;
+  readonly #resize = new Burst(() => this.relayout(), RESIZE_QUIET_MS, RESIZE_MAX_MS);
   /** While another program (an editor) has the terminal, relevo paints nothing. */
   #suspended = false;
   #disposed = false;
@@ -97,16 +88,12 @@ export class Compositor {
 
   /** The terminal was resized: laid out again once the burst is over. */
   resized(): void {
-    const since = this.#resize?.since ?? Date.now();
-    if (this.#resize !== null) clearTimeout(this.#resize.timer);
-    const wait = Math.max(0, Math.min(RESIZE_QUIET_MS, since + RESIZE_MAX_MS - Date.now()));
-    this.#resize = { timer: setTimeout(() => this.relayout(), wait), since };
+    this.#resize.event();
   }
 
   /** Lays everything out again at the terminal's size: the PTYs follow their boxes, and the whole screen is repainted in one frame. */
   relayout(): void {
-    if (this.#resize !== null) clearTimeout(this.#resize.timer);
-    this.#resize = null;
+    this.#resize.cancel();
     if (this.#suspended || this.#disposed) return;
     const s = this.#store.state;
     this.#laidOut = s;
@@ -173,7 +160,7 @@ export class Compositor {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#resize !== null) clearTimeout(this.#resize.timer);
+    this.#resize.cancel();
     for (const role of ROLES) this.#dropPainter(role);
     this.#chrome.dispose();
     this.#overlays.dispose();
@@ -189,7 +176,7 @@ export class Compositor {
 
   /** Nothing but a relayout may paint: a resize is waiting for its relayout, or the terminal is not relevo's. */
   get #held(): boolean {
-    return this.#suspended || this.#disposed || this.#resize !== null || !fitsLayout(this.#term.cols, this.#term.rows);
+    return this.#suspended || this.#disposed || this.#resize.pending || !fitsLayout(this.#term.cols, this.#term.rows);
   }
 
   /** A painter for the role's pane when it is shown, sized to its box (its agent's PTY too); none when it is hidden. */
@@ -286,11 +273,11 @@ export class Compositor {
 
   /** The pane frames with their titles (none under the history panel, which covers them). */
   #frames(s: TuiState): string {
-    this.#framesTitle = ROLES.map((r) => title(r, s)).join('|');
+    this.#framesTitle = ROLES.map((r) => paneTitle(r, s)).join('|');
     if (s.overlay === 'history') return '';
     return ROLES.map((role) => {
       const box = this.#view.panes[role];
-      return box ? paneFrame(box.frame, title(role, s), s.focus === role) : '';
+      return box ? paneFrame(box.frame, paneTitle(role, s), s.focus === role) : '';
     }).join('');
   }
 
@@ -303,15 +290,16 @@ export class Compositor {
     const was = this.#laidOut;
     const moved = s.overlay !== was.overlay || s.focus !== was.focus || s.zoom !== was.zoom;
     if (moved && (s.overlay !== was.overlay || JSON.stringify(this.#layoutFor(s)) !== JSON.stringify(this.#view))) {
-      if (this.#resize === null) this.relayout();
+      if (!this.#resize.pending) this.relayout();
       return;
     }
     this.#laidOut = s;
     this.#chrome.rerender(this.#chromeNode(s), this.#view.chrome.width);
     if (s.overlay === 'history' && s.history !== was.history) this.#write(this.#overlays.paint(s, this.#paneArea()));
     // The frames go under the help box: it is painted again over them.
-    if (ROLES.map((r) => title(r, s)).join('|') !== this.#framesTitle)
+    if (ROLES.map((r) => paneTitle(r, s)).join('|') !== this.#framesTitle)
       this.#write(this.#frames(s) + (s.overlay === 'help' ? this.#overlays.paint(s, this.#paneArea()) : ''));
-    if (s.scroll !== was.scroll || s.copy !== was.copy || s.focus !== was.focus || s.peek !== was.peek) for (const role of ROLES) this.schedule(role);
+    if (s.scroll !== was.scroll || s.copy !== was.copy || s.focus !== was.focus || s.peek !== was.peek)
+      for (const role of ROLES) this.schedule(role);
   }
 }

@@ -1,5 +1,16 @@
+import type { Role } from '../protocol/index.js';
 import type { Rect } from './layout.js';
+import type { TuiState } from './store.js';
 import { clip, columns, fit } from './width.js';
+
+const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
+
+/**
+ * A pane's title: `planner · claude · working · focus`, `zoomed` while it is, and `12 lines up` while
+ * the wheel holds its view back unfocused.
+ */
+export const paneTitle = (role: Role, s: TuiState): string =>
+  `${role} · ${s.agents[role].name} · ${STATE_NAME[s.agents[role].state]}${s.peek?.role === role ? ` · ${s.peek.lines} lines up` : ''}${s.focus === role ? ' · focus' : ''}${s.zoom ? ' · zoomed' : ''}`;
 
 const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 

@@ -213,7 +213,7 @@ export class OracleRun {
         store.update({ overlay: 'history', history: step.view, scroll: null });
         break;
       case 'history-keys': {
-        const next = historyKeys(store.state.history!, step.keys, compositor.historyRows());
+        const next = historyKeys(store.state.history!, step.keys, compositor.historyRows(), compositor.view.chrome.width);
         store.update(next === null ? { overlay: 'none', history: null } : { history: next });
         break;
       }

@@ -106,7 +106,7 @@ describe('chrome', () => {
       'step mode',
       'copy mode',
       '/ ? n N search · v select · y copy',
-      'a click focuses a pane',
+      'click focuses · drag copies',
       'quit',
     ]) {
       expect(help).toContain(text);

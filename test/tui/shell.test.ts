@@ -194,7 +194,7 @@ describe('input routing', () => {
     const route = inputRouter({
       store: tuiState(),
       runner,
-      compositor: compositor([]),
+      compositor: compositor(),
       toast: (t) => toasts.push(t),
       keys: new KeyRouter('\x1d'),
       run: () => {},
@@ -212,7 +212,7 @@ describe('input routing', () => {
     const route = inputRouter({
       store,
       runner,
-      compositor: compositor([]),
+      compositor: compositor(),
       toast: () => {},
       keys: new KeyRouter('\x1d'),
       run: (c) => ran.push(c),

@@ -44,7 +44,7 @@ export default function Help({ prefix, width, rows }: Props) {
         ))}
         <Entry name={prefix}>{`send ${prefix} itself to the focused agent`}</Entry>
         <Entry name="copy mode">hjkl ↑↓←→ PgUp PgDn g G · / ? n N search · v select · y copy</Entry>
-        <Entry name="mouse">a click focuses a pane, the wheel scrolls it (--no-mouse: off)</Entry>
+        <Entry name="mouse">click focuses · drag copies · the wheel scrolls the pane under it</Entry>
       </Box>
       <Text dimColor wrap="truncate">
         {rows === undefined
