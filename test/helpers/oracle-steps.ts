@@ -20,6 +20,15 @@ export type Step =
   | { readonly kind: 'prompt'; readonly keys: readonly string[] | null }
   /** Copy mode starts on the focused pane (null), or keys are typed in it. */
   | { readonly kind: 'copy'; readonly keys: string | null }
+  /** The wheel over the pane not focused: its view `lines` up (negative) or down. */
+  | { readonly kind: 'peek'; readonly lines: number }
+  /** A drag in the focused pane from one cell of its view to another; `end`: the button let go. */
+  | {
+      readonly kind: 'drag';
+      readonly from: readonly [row: number, col: number];
+      readonly to: readonly [row: number, col: number];
+      readonly end: boolean;
+    }
   | { readonly kind: 'focus' }
   | { readonly kind: 'zoom' }
   | { readonly kind: 'relay'; readonly relay: Partial<RelayState> }
@@ -122,7 +131,11 @@ export function nextStep(r: R, state: TuiState, paneRows: number): Step {
   if (state.scroll !== null) return { kind: 'copy', keys: Array.from({ length: 1 + r(4) }, () => pick(r, COPY_KEYS)).join('') };
   if (state.prompt !== null && roll < 85)
     return { kind: 'prompt', keys: Array.from({ length: 1 + r(12) }, () => pick(r, [...PROMPT_KEYS, r(8) === 0 ? '\x1b' : 'x'])) };
-  switch (r(7)) {
+  switch (r(9)) {
+    case 7:
+      return { kind: 'peek', lines: (r(2) === 0 ? -1 : 1) * (1 + r(20)) };
+    case 8:
+      return { kind: 'drag', from: [r(paneRows), r(40)], to: [r(paneRows), r(40)], end: r(2) === 0 };
     case 0:
       return { kind: 'help', open: true };
     case 1:

@@ -181,7 +181,10 @@ export class OracleRun {
         return step.keys === null ? bare : s.scroll !== null && s.overlay === 'none';
       case 'focus':
       case 'zoom':
+      case 'peek':
         return s.overlay === 'none';
+      case 'drag':
+        return s.overlay === 'none' && s.prompt === null;
       default:
         return true;
     }
@@ -240,6 +243,15 @@ export class OracleRun {
       case 'zoom':
         store.update((s) => ({ zoom: !s.zoom }));
         break;
+      case 'peek':
+        this.#copy.peek(store.state.focus === 'planner' ? 'builder' : 'planner', step.lines);
+        break;
+      case 'drag': {
+        const screen = this.screen(store.state.focus);
+        this.#copy.drag({ line: screen.text.viewTop + step.from[0], col: step.from[1] }, step.to[0], step.to[1]);
+        if (step.end) this.#copy.dragEnd();
+        break;
+      }
       case 'relay':
         store.update((s) => ({ relay: { ...s.relay, ...step.relay } }));
         break;
