@@ -20,7 +20,7 @@ import { RealTerminal } from '../../src/tui/terminal.js';
 import { type Step, stepText } from './oracle-steps.js';
 
 /** The person's terminal: what relevo writes is parsed in order, at the size the terminal had then. */
-class PersonTerminal extends EventEmitter {
+export class PersonTerminal extends EventEmitter {
   readonly isTTY = true;
   columns: number;
   rows: number;
@@ -284,10 +284,10 @@ export class OracleRun {
 }
 
 /** Columns and rows past the edge of the fresh paint's terminal, where nothing may be painted. */
-const MARGIN = 12;
+export const MARGIN = 12;
 
 /** Where a fresh paint reached past the terminal's edge (it would wrap or scroll a real one), or null. */
-function outside(person: PersonTerminal): string | null {
+export function outside(person: PersonTerminal): string | null {
   const { screen, columns, rows } = person;
   for (let y = 0; y < screen.rows; y++) {
     const past = y < rows ? screen.styledRow(y, MARGIN, columns) : screen.styledRow(y, screen.cols);
@@ -298,7 +298,7 @@ function outside(person: PersonTerminal): string | null {
 }
 
 /** The first row (text and attributes) or cursor in which two terminals differ, shown with both screens; null when equal. */
-function difference(live: Screen, fresh: Screen): string | null {
+export function difference(live: Screen, fresh: Screen): string | null {
   const rows: number[] = [];
   for (let y = 0; y < live.rows; y++) if (live.styledRow(y, live.cols) !== fresh.styledRow(y, live.cols)) rows.push(y);
   const [a, b] = [live.cursor(), fresh.cursor()];
@@ -331,16 +331,17 @@ export async function walk(cols: number, rows: number, steps: readonly Step[]): 
 
 /**
  * The shortest step list found that still goes wrong: steps are taken out, in chunks and then one
- * at a time, as long as the walk still diverges (bounded, so a failure reports in reasonable time).
+ * at a time, as long as the walk still diverges (for `ms` at most, so a failure reports in reasonable time).
  */
-export async function shrink(cols: number, rows: number, steps: readonly Step[], tries = 300): Promise<readonly Step[]> {
+export async function shrink(cols: number, rows: number, steps: readonly Step[], ms = 60_000): Promise<readonly Step[]> {
+  // Date, not performance: the oracle fakes performance, never Date.
+  const deadline = Date.now() + ms;
   let kept = [...steps];
   const first = await walk(cols, rows, kept);
   if (first !== null) kept = kept.slice(0, first.step + 1);
-  for (let chunk = Math.max(1, Math.floor(kept.length / 2)); chunk >= 1 && tries > 0; chunk = Math.floor(chunk / 2)) {
-    for (let at = 0; at < kept.length && tries > 0; ) {
+  for (let chunk = Math.max(1, Math.floor(kept.length / 2)); chunk >= 1; chunk = Math.floor(chunk / 2)) {
+    for (let at = 0; at < kept.length && Date.now() < deadline; ) {
       const fewer = [...kept.slice(0, at), ...kept.slice(at + chunk)];
-      tries--;
       const diverged = await walk(cols, rows, fewer);
       if (diverged !== null) kept = fewer.slice(0, diverged.step + 1);
       else at += chunk;

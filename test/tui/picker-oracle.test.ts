@@ -1,0 +1,69 @@
+/**
+ * The agent picker, before any agent runs, through resizes (bursts, tiny sizes) and its keys: the
+ * person's terminal shows, cell for cell, what a fresh paint of the picker's state at that size
+ * shows, and nothing is painted past the terminal's edge.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { InstalledAgent } from '../../src/app/config/installed.js';
+import { initialPicker, type PickerKey, type PickerState, pickerStep } from '../../src/tui/agent-picker.js';
+import { PickerScreen } from '../../src/tui/picker-screen.js';
+import { RealTerminal } from '../../src/tui/terminal.js';
+import { rng } from '../helpers/random-output.js';
+import { difference, MARGIN, outside, PersonTerminal } from '../helpers/screen-oracle.js';
+
+const found: InstalledAgent[] = ['claude', 'codex', 'gemini', 'opencode', 'qwen'].map((p) => ({
+  profile: p,
+  program: p,
+  path: `/home/someone/.local/share/a-rather-long-directory-of-agent-programs/bin/${p}`,
+}));
+
+function picker(person: PersonTerminal, state: PickerState): PickerScreen {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
+  const term = new RealTerminal({ stdin: stdin as unknown as NodeJS.ReadStream, stdout: person as unknown as NodeJS.WriteStream });
+  term.enter();
+  const screen = new PickerScreen(term, state, { home: '/home/someone', plain: false });
+  screen.show();
+  return screen;
+}
+
+const KEYS: readonly PickerKey[] = ['up', 'down', 'down', 'enter', 'back', 'toggle'];
+
+describe('the agent picker on a terminal that changes size', () => {
+  it.each([1, 2, 3])('seed %i: after every key and resize the screen equals a fresh paint of the picker', async (seed) => {
+    const r = rng(seed);
+    const person = new PersonTerminal(80, 24);
+    let state = initialPicker(found, { planner: 'claude', builder: 'codex' }, true);
+    const live = picker(person, state);
+    person.on('resize', () => live.show());
+    const done: string[] = [];
+    try {
+      for (let step = 0; step < 60; step++) {
+        if (r(2) === 0) {
+          const sizes = Array.from({ length: 1 + r(3) }, (): [number, number] =>
+            r(6) === 0 ? [5 + r(30), 2 + r(8)] : [30 + r(200), 8 + r(60)],
+          );
+          for (const [cols, rows] of sizes) await person.resize(cols, rows);
+          done.push(`resize ${sizes.map(([c, w]) => `${c}×${w}`).join(' → ')}`);
+        } else {
+          const key = KEYS[r(KEYS.length)]!;
+          const outcome = pickerStep(state, key);
+          if (outcome.kind === 'picking') state = outcome.state;
+          live.show(state);
+          done.push(key);
+        }
+        await person.parse();
+        const fresh = new PersonTerminal(person.columns, person.rows, MARGIN);
+        const screen = picker(fresh, state);
+        await fresh.parse();
+        const wrong = outside(fresh) ?? difference(person.screen, fresh.screen);
+        screen.dispose();
+        fresh.screen.dispose();
+        if (wrong !== null) expect.fail(`seed ${seed}, after ${done.join(', ')}:\n${wrong}`);
+      }
+    } finally {
+      live.dispose();
+      person.screen.dispose();
+    }
+  });
+});
