@@ -40,6 +40,8 @@ export function chromeLines(rect: Rect, lines: readonly string[]): string {
 
 /** A terminal too small for the layout: one line saying so, on a cleared screen. */
 export function tooSmall(cols: number, rows: number, need: { readonly cols: number; readonly rows: number }): string {
-  const text = fit(`terminal ${cols}×${rows} is too small: relevo needs ${need.cols}×${need.rows}`, cols);
+  const needs = `${need.cols}×${need.rows}`;
+  const said = [`terminal ${cols}×${rows} is too small: relevo needs ${needs}`, `too small: needs ${needs}`, `needs ${needs}`];
+  const text = fit(said.find((line) => columns(line) <= cols) ?? said.at(-1)!, cols);
   return `\x1b[0m\x1b[2J${at(Math.floor((rows - 1) / 2), 0)}\x1b[1;33m${text}\x1b[0m`;
 }

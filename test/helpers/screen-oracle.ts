@@ -35,8 +35,12 @@ export class PersonTerminal extends EventEmitter {
     this.screen = new Screen({ cols: cols + margin, rows: rows + margin, scrollback: 0 });
   }
 
+  /** Whole-screen clears relevo wrote (each relayout starts with one). */
+  clears = 0;
+
   write(data: string): boolean {
     this.#unparsed.push(data);
+    this.clears += data.split('\x1b[2J').length - 1;
     return true;
   }
 
@@ -262,6 +266,12 @@ export class OracleRun {
         store.update(step.patch);
         break;
     }
+  }
+
+  /** The person's terminal once everything armed has run: its rows as text, and how many times relevo cleared it. */
+  async shown(): Promise<{ readonly rows: readonly string[]; readonly clears: number }> {
+    await settle(this.#tui);
+    return { rows: this.#tui.person.screen.snapshot().viewport, clears: this.#tui.person.clears };
   }
 
   /** After a step has settled: where the person's terminal differs from a fresh paint of the same state, or null. */
