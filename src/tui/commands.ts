@@ -53,7 +53,9 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         store.update({ overlay: 'help' });
         return;
       case 'history':
-        store.update({ overlay: 'history', history: deps.readHistory(), scroll: null });
+        // Copy mode ends with it: its pane goes back to its live screen.
+        if (store.state.scroll !== null) store.update(leaveCopy(runner.agents[store.state.focus].pane.screen));
+        store.update({ overlay: 'history', history: deps.readHistory() });
         return;
       case 'quit': {
         // One rule: quitting asks whenever it would end an agent (a pane of relevo's own, still running).

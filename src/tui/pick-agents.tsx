@@ -23,11 +23,12 @@ const EXIT_SIGNAL = 3;
 export async function pickAgents(options: Options, env: NodeJS.ProcessEnv, io: TerminalIo, cwd: string): Promise<Picked | number> {
   if (!agentsUnnamed(options)) return { options, started: () => {} };
   // Loaded only to pick: finding the agents reads the shipped profiles (TOML, their schemas).
-  const [{ canWriteConfig, defaultChoice, rememberChoice, rememberedChoice, writeConfig }, { installedAgents, noAgentsError }] =
-    await Promise.all([import('../app/config/agent-choice.js'), import('../app/config/installed.js')]);
-  const found = installedAgents(env.PATH ?? '');
+  const [{ canWriteConfig, rememberChoice, unnamedChoice, writeConfig }, { noAgentsError }] = await Promise.all([
+    import('../app/config/agent-choice.js'),
+    import('../app/config/installed.js'),
+  ]);
   const stateDir = resolve(cwd, options.stateDir);
-  const defaults = defaultChoice(found, rememberedChoice(stateDir));
+  const { found, choice: defaults } = unnamedChoice(stateDir, env.PATH ?? '');
   if (defaults === null) throw noAgentsError(found);
   const picked = await runPicker(io, env, initialPicker(found, defaults, canWriteConfig(cwd)));
   if (picked === 'signal') return EXIT_SIGNAL;

@@ -152,6 +152,10 @@ describe.concurrent('offer and ack', () => {
     expect(unknown.stderr.trim()).toBe(
       `relevo-tui: --resume: no run 20990101-000000-000 in ${join(cwd, '.relevo', 'runs')} (see ${SELF} runs)`,
     );
+    const elsewhere = await relevo(['--headless', '--resume', '20990101-000000-000', '--state-dir', 'my runs'], cwd);
+    expect(elsewhere.stderr.trim()).toBe(
+      `relevo-tui: --resume: no run 20990101-000000-000 in ${join(cwd, 'my runs', 'runs')} (see ${SELF} runs --state-dir 'my runs')`,
+    );
     expect((await relevo(['--headless', '--demo'], cwd)).exitCode).toBe(0);
     const done = await relevo(['--headless', '--resume'], cwd);
     expect(done.exitCode).toBe(2);

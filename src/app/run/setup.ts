@@ -4,7 +4,7 @@ import type { JournalLine, Role } from '../../protocol/index.js';
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
 import type { Options } from '../config/options.js';
-import { self } from '../config/self.js';
+import { selfIn } from '../config/self.js';
 import { withCliVersions } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { startError } from '../faults/fault.js';
@@ -163,12 +163,13 @@ function gotGoal(dir: string): boolean {
   }
 }
 
-/** `<state-dir>/runs/<run>`, or for `latest` the newest run that got its goal. */
-export function findRun(stateDir: string, run: string): string {
+/** `<state-dir>/runs/<run>`, or for `latest` the newest run that got its goal; `given`: the --state-dir as the person gave it, for the hint. */
+export function findRun(stateDir: string, run: string, given = '.relevo'): string {
   const runs = join(stateDir, 'runs');
   if (run !== 'latest') {
     const dir = join(runs, run);
-    if (!existsSync(join(dir, 'events.jsonl'))) throw new ConfigError('--resume', `no run ${run} in ${runs} (see ${self()} runs)`);
+    if (!existsSync(join(dir, 'events.jsonl')))
+      throw new ConfigError('--resume', `no run ${run} in ${runs} (see ${selfIn(given, 'runs')})`);
     return dir;
   }
   const ids = existsSync(runs)
@@ -204,7 +205,7 @@ export async function resumeRun(
 ): Promise<OpenedRun> {
   const cwd = process.cwd();
   const stateDir = resolve(cwd, options.stateDir);
-  const dir = findRun(stateDir, run);
+  const dir = findRun(stateDir, run, options.stateDir);
   let unlock: () => void;
   try {
     unlock = lockRun(dir);

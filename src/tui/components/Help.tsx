@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { BINDINGS, COMMANDS, type Command } from '../keys.js';
+import { BINDINGS, COMMANDS, type Command, keyName } from '../keys.js';
 
 export type Props = {
   readonly prefix: string;
@@ -12,8 +12,6 @@ export type Props = {
 /** Rows around the list of keys: the border, the title and the closing line. */
 const FRAME_ROWS = 4;
 const KEY_COLUMN = 10;
-
-const keyName = (key: string) => (key === '\t' ? 'Tab' : key);
 
 /** A key (or a name) in the cyan column, its description wrapped beside it with a hanging indent. */
 function Entry({ name, children }: { readonly name: string; readonly children: string }) {
