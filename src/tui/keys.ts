@@ -10,7 +10,7 @@ export const COMMANDS = {
   focus: 'switch focus to the other pane',
   zoom: 'zoom the focused pane (again: both panes)',
   pause: 'pause the relay',
-  resume: 'resume: send what waits, restart an exited agent, grant more rounds',
+  resume: 'resume: send what waits, restart an exited agent, more rounds',
   goal: 'open the goal prompt',
   note: 'a note for an agent: it goes with the next handoff to it',
   pending: 'show and edit the pending handoff before it is sent',

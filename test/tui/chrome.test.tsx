@@ -112,6 +112,21 @@ describe('chrome', () => {
       expect(help).toContain(text);
     }
   });
+
+  it('fits the help whole in the pane area of an 80×24 terminal, each key on one line', () => {
+    const help = render(<Help prefix="C-]" width={80} />)
+      .lastFrame()!
+      .split('\n');
+    // 24 rows less the chrome's four.
+    expect(help.length).toBeLessThanOrEqual(20);
+    expect(help.filter((line) => /^│ {11}\S/.test(line))).toEqual([]);
+    const cut = render(<Help prefix="C-]" width={60} rows={12} />)
+      .lastFrame()!
+      .split('\n');
+    expect(cut).toHaveLength(12);
+    expect(cut.at(-2)).toContain('a taller terminal shows every key');
+    expect(cut.at(-1)).toMatch(/^╰─+╯$/);
+  });
 });
 
 describe('goal prompt', () => {
