@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import stripAnsi from 'strip-ansi';
 import { vi } from 'vitest';
-import { DEFAULT_DELIVERY, initialState, ROLES, type Role } from '../../src/protocol/index.js';
+import { ROLES, type Role } from '../../src/protocol/index.js';
 import { Screen } from '../../src/pty/screen.js';
 import { Compositor, firstLayout } from '../../src/tui/compositor.js';
 import { copyMode, enterCopy, leaveCopy } from '../../src/tui/copy-mode.js';
@@ -18,6 +18,7 @@ import { editLine, emptyLine } from '../../src/tui/line-editor.js';
 import { Store, type TuiState } from '../../src/tui/store.js';
 import { RealTerminal } from '../../src/tui/terminal.js';
 import { type Step, stepText } from './oracle-steps.js';
+import { tuiState } from './tui-state.js';
 
 /** The person's terminal: what relevo writes is parsed in order, at the size the terminal had then. */
 export class PersonTerminal extends EventEmitter {
@@ -100,30 +101,6 @@ function closeTui(tui: Tui): void {
   tui.person.screen.dispose();
 }
 
-export function firstState(): TuiState {
-  return {
-    relay: initialState({
-      maxRounds: 10,
-      lang: 'en',
-      inlineRolePrompt: { planner: false, builder: false },
-      delivery: DEFAULT_DELIVERY,
-      runPath: '',
-    }),
-    agents: { planner: { name: 'claude', state: 'unknown' }, builder: { name: 'codex', state: 'unknown' } },
-    focus: 'planner',
-    zoom: false,
-    toasts: [],
-    overlay: 'none',
-    prompt: null,
-    promptError: null,
-    scroll: null,
-    armed: false,
-    confirmQuit: false,
-    prefix: 'C-]',
-    memory: null,
-  };
-}
-
 /** Lets every timer, immediate and paint the steps armed run, then parses what was written. */
 async function settle(tui: Tui): Promise<void> {
   await vi.advanceTimersByTimeAsync(500);
@@ -147,7 +124,7 @@ export class OracleRun {
       planner: { pane: new TestPane(inner.width, inner.height) },
       builder: { pane: new TestPane(inner.width, inner.height) },
     };
-    this.#tui = openTui(cols, rows, firstState(), this.#panes);
+    this.#tui = openTui(cols, rows, tuiState(), this.#panes);
     this.#tui.person.on('resize', () => this.#tui.compositor.resized());
     const { store, compositor } = this.#tui;
     const runner = { agents: this.#panes } as never;

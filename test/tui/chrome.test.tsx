@@ -1,6 +1,5 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DELIVERY, initialState } from '../../src/protocol/index.js';
 import { splitKeys } from '../../src/pty/keys.js';
 import Chrome from '../../src/tui/components/Chrome.js';
 import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
@@ -10,34 +9,13 @@ import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/t
 import type { TuiState } from '../../src/tui/store.js';
 import { toastFor } from '../../src/tui/toasts.js';
 import { columns } from '../../src/tui/width.js';
+import { tuiState } from '../helpers/tui-state.js';
 
-const state: TuiState = {
-  relay: {
-    ...initialState({
-      maxRounds: 10,
-      lang: 'en',
-      inlineRolePrompt: { planner: false, builder: false },
-      delivery: DEFAULT_DELIVERY,
-      runPath: 'r',
-    }),
-    phase: 'running',
-    round: 2,
-    turn: 'builder',
-    goal: 'Add pagination to /users with tests',
-  },
+const base = tuiState();
+const state: TuiState = tuiState({
+  relay: { ...base.relay, phase: 'running', round: 2, turn: 'builder', goal: 'Add pagination to /users with tests' },
   agents: { planner: { name: 'claude', state: 'idle' }, builder: { name: 'codex', state: 'busy' } },
-  focus: 'planner',
-  memory: null,
-  zoom: false,
-  toasts: [],
-  overlay: 'none',
-  prompt: null,
-  promptError: null,
-  scroll: null,
-  armed: false,
-  confirmQuit: false,
-  prefix: 'C-]',
-};
+});
 
 describe('chrome', () => {
   it('shows the message area, the band with both agents’ states, then the goal with the help key', () => {

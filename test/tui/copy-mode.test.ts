@@ -12,7 +12,8 @@ import type { HistoryView } from '../../src/tui/history.js';
 import { inputRouter } from '../../src/tui/input.js';
 import { KeyRouter } from '../../src/tui/keys.js';
 import { layout } from '../../src/tui/layout.js';
-import { Store, type TuiState } from '../../src/tui/store.js';
+import { Store } from '../../src/tui/store.js';
+import { tuiState } from '../helpers/tui-state.js';
 
 /** Both panes side by side on a 160×11 terminal: each agent's screen is 78×5, with 20 lines printed. */
 async function tui() {
@@ -30,19 +31,7 @@ async function tui() {
     state: { phase: 'running' },
     agents: { planner: agent('planner'), builder: agent('builder') },
   } as unknown as RelayRunner;
-  const store = new Store({
-    focus: 'planner',
-    zoom: false,
-    toasts: [],
-    overlay: 'none',
-    prompt: null,
-    promptError: null,
-    scroll: null,
-    armed: false,
-    confirmQuit: false,
-    prefix: 'C-]',
-    memory: null,
-  } as unknown as TuiState);
+  const store = new Store(tuiState());
   const view = layout(160, 11, 4, 'planner', false);
   const compositor = { view, schedule: () => {}, placeCursor: () => {}, relayout: () => {} } as unknown as Compositor;
   const toasts: string[] = [];

@@ -7,10 +7,11 @@ import { commandRunner } from '../../src/tui/commands.js';
 import type { Compositor } from '../../src/tui/compositor.js';
 import { GoalHistory } from '../../src/tui/goal-history.js';
 import { goalPromptKeys } from '../../src/tui/goal-prompt.js';
-import { inputRouter } from '../../src/tui/input.js';
+import { type InputDeps, inputRouter } from '../../src/tui/input.js';
 import { type Command, KeyRouter } from '../../src/tui/keys.js';
 import { emptyLine } from '../../src/tui/line-editor.js';
 import { Store, type TuiState } from '../../src/tui/store.js';
+import { tuiState as stateWith } from '../helpers/tui-state.js';
 
 const historyFile = () => join(mkdtempSync(join(tmpdir(), 'relevo-goals-')), 'goal-history.json');
 
@@ -43,21 +44,7 @@ function fakeRunner(phase: 'ready' | 'running' | 'done') {
   return { runner, told, typed, screen };
 }
 
-const tuiState = (patch: Partial<TuiState> = {}) =>
-  new Store({
-    focus: 'planner',
-    zoom: false,
-    toasts: [],
-    overlay: 'none',
-    prompt: null,
-    promptError: null,
-    scroll: null,
-    armed: false,
-    confirmQuit: false,
-    prefix: 'C-]',
-    memory: null,
-    ...patch,
-  } as TuiState);
+const tuiState = (patch: Partial<TuiState> = {}) => new Store(stateWith(patch));
 
 describe('goal history', () => {
   it('keeps each goal once, newest last, in the state directory, for the next run', () => {
@@ -163,22 +150,26 @@ describe('the goal prompt', () => {
 });
 
 describe('input routing', () => {
-  const compositor = () => ({ view: { panes: { planner: { inner: { height: 11 } } } } }) as unknown as Compositor;
+  const compositor = { view: { panes: { planner: { inner: { height: 11 } } } } } as unknown as Compositor;
+  /** The router over `runner`, with what each test changes. */
+  const router = (runner: RelayRunner, deps: Partial<InputDeps> = {}) =>
+    inputRouter({
+      store: tuiState(),
+      runner,
+      compositor,
+      toast: () => {},
+      keys: new KeyRouter('\x1d'),
+      run: () => {},
+      promptKeys: () => {},
+      clipboard: () => {},
+      ...deps,
+    });
 
   it('keys go to the focused agent and commands to relevo; any key closes the help first', () => {
     const { runner, typed } = fakeRunner('running');
     const store = tuiState();
     const ran: Command[] = [];
-    const route = inputRouter({
-      store,
-      runner,
-      compositor: compositor(),
-      toast: () => {},
-      keys: new KeyRouter('\x1d'),
-      run: (c) => ran.push(c),
-      promptKeys: () => {},
-      clipboard: () => {},
-    });
+    const route = router(runner, { store, run: (c) => ran.push(c) });
     route('ls\r\x1dp\x1b[200~pasted\x1b[201~');
     expect(typed).toEqual(['ls\r', 'paste:pasted']);
     expect(ran).toEqual(['pause']);
@@ -191,16 +182,7 @@ describe('input routing', () => {
   it('names an unbound key as people read it: an arrow, a function key, a letter, a Ctrl key', () => {
     const { runner } = fakeRunner('running');
     const toasts: string[] = [];
-    const route = inputRouter({
-      store: tuiState(),
-      runner,
-      compositor: compositor(),
-      toast: (t) => toasts.push(t),
-      keys: new KeyRouter('\x1d'),
-      run: () => {},
-      promptKeys: () => {},
-      clipboard: () => {},
-    });
+    const route = router(runner, { toast: (t) => toasts.push(t) });
     for (const key of ['\x1b[A', '\x1b[15~', 'x', '\x01', '\x1b[1;5C']) route(`\x1d${key}`);
     expect(toasts).toEqual(['↑', 'F5', 'x', 'C-a', 'C-→'].map((name) => `C-] ${name} is not bound: C-] ? lists the keys`));
   });
@@ -209,16 +191,7 @@ describe('input routing', () => {
     const { runner, typed } = fakeRunner('ready');
     const store = tuiState({ prompt: emptyLine });
     const ran: Command[] = [];
-    const route = inputRouter({
-      store,
-      runner,
-      compositor: compositor(),
-      toast: () => {},
-      keys: new KeyRouter('\x1d'),
-      run: (c) => ran.push(c),
-      promptKeys: promptOver(runner, store).keys,
-      clipboard: () => {},
-    });
+    const route = router(runner, { store, run: (c) => ran.push(c), promptKeys: promptOver(runner, store).keys });
     route('Pagin\x1dq\x1b[200~ate\x1b[201~\x1d\x1d');
     expect(ran).toEqual(['quit']);
     expect(store.state.prompt?.text).toBe('Paginate');
