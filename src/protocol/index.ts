@@ -1,5 +1,12 @@
 export { type Extracted, extract, lastBlock, normalizeBody } from './blocks.js';
 export { bodySize, checkpointPath } from './checkpoint-layout.js';
+export {
+  type CheckpointEvidence,
+  checkpointKey,
+  checkpointMismatch,
+  type JournaledCheckpoint,
+  journaledCheckpoints,
+} from './checkpoint-trust.js';
 export { findLookalikes, formatHeader, type Header, isLookalike, parseHeader } from './header.js';
 export { isEcho, type LoggedBlocks, logShowsInterruption, replyFromLog } from './logged.js';
 export { initialState, step } from './machine.js';

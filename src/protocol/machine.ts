@@ -187,10 +187,12 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       if (state.phase === 'paused') return { state: { ...state, delivering: false }, effects: [] };
       return pause({ ...state, delivering: false }, 'delivery_failed', { role: event.to, detail: event.detail });
     }
-    case 'ack-refused': {
-      // The sender keeps ownership: the handoff stays pending.
+    case 'ack-refused':
+    case 'checkpoint-mismatch': {
+      // The sender keeps ownership: the handoff stays pending, nothing of it typed.
       if (state.pending?.to !== event.to || !state.delivering) return { state, effects: [] };
-      return pause({ ...state, delivering: false }, 'ack_refused', { role: event.to, detail: event.detail.slice(0, 240) });
+      const reason = event.type === 'ack-refused' ? 'ack_refused' : 'checkpoint_mismatch';
+      return pause({ ...state, delivering: false }, reason, { role: event.to, detail: event.detail.slice(0, 240) });
     }
     case 'agent-blocked':
       return { state, effects: [journal({ type: 'blocked', role: event.role, ...(event.detail ? { detail: event.detail } : {}) })] };

@@ -61,6 +61,8 @@ export type NoticeMessage = MessageBase &
     readonly from: 'relevo';
     /** Sent because the run was resumed, or because this agent exited and was started again. */
     readonly cause: NoticeCause;
+    /** The checkpoint whose HANDOFF.md the notice sends the agent to: checked before it is typed. */
+    readonly handoff?: { readonly lane: Role; readonly seq: number };
   };
 
 /** A message relevo is about to type, or holds while paused: only a handoff has a lane, a seq and a way of delivery. */
@@ -114,6 +116,8 @@ export type RelayEvent =
     }
   | { readonly type: 'delivered'; readonly to: Role; readonly sha256: string; readonly attempts: number; readonly transferId?: string }
   | { readonly type: 'ack-refused'; readonly to: Role; readonly detail: string }
+  /** The checkpoint about to go to `to` differs from its journal line (or offer, ack); `detail` names the file. */
+  | { readonly type: 'checkpoint-mismatch'; readonly to: Role; readonly detail: string }
   | { readonly type: 'delivery-failed'; readonly to: Role; readonly detail: string }
   | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
   | { readonly type: 'agent-unblocked'; readonly role: Role }

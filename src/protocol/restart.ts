@@ -25,7 +25,8 @@ export function restartNotice(config: RelayConfig, state: RelayState, role: Role
     { to: role, goal: state.goal ?? '', agentRestarted: true, ...(handoff ? { handoff } : {}) },
     preamble,
   );
-  return { kind: 'notice', to: role, from: 'relevo', round: handoff?.round ?? 0, body: text, text, cause: 'restart' };
+  const points = handoff ? { handoff: { lane: from, seq } } : {};
+  return { kind: 'notice', to: role, from: 'relevo', round: handoff?.round ?? 0, body: text, text, cause: 'restart', ...points };
 }
 
 /**

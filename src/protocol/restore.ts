@@ -125,5 +125,6 @@ function pendingOf(config: RelayConfig, state: RelayState, latest: CheckpointOnD
     { to: c.to, goal, handoff: { round: c.round, from: c.from, path } },
     preambleFor(config, state, c.to),
   );
-  return { kind: 'notice', to: c.to, from: 'relevo', round: c.round, body: text, text, cause: 'resume' };
+  const handoff = { lane: c.from, seq: c.seq };
+  return { kind: 'notice', to: c.to, from: 'relevo', round: c.round, body: text, text, cause: 'resume', handoff };
 }

@@ -13,8 +13,8 @@ export type HistoryEntry = {
   readonly round: number;
   readonly from: Role;
   readonly to: Role;
-  /** `acked`, `offered`, `pending`, or `edited` when a later checkpoint replaced it. */
-  readonly status: 'acked' | 'offered' | 'pending' | 'edited';
+  /** `acked`, `offered`, `pending`, `edited` when a later checkpoint replaced it, `mismatch` when its files changed after it was journaled. */
+  readonly status: 'acked' | 'offered' | 'pending' | 'edited' | 'mismatch';
   readonly replacedBy: string | null;
   readonly time: string;
   /** The round header, then the body, as the receiving agent was (or will be) typed it. */
@@ -69,7 +69,7 @@ export function historyView(record: RunRecord, state: string): HistoryView {
       round: h.round,
       from: h.from,
       to: h.to,
-      status: later !== null && h.status !== 'acked' ? 'edited' : h.status,
+      status: !h.digest_ok ? 'mismatch' : later !== null && h.status !== 'acked' ? 'edited' : h.status,
       replacedBy: later,
       time: clock(h.created_at),
       lines: [

@@ -23,6 +23,14 @@ export function faultWatcher(prefix: string, show: (text: string) => void): (pau
   };
 }
 
+/** What the person can do about a pause. */
+function pausedHint(reason: PauseReason, prefix: string): string {
+  if (reason === 'agent_exited') return `${prefix} r starts it again`;
+  // Resuming checks the checkpoint again: a restored file goes on, an edit replaces it with a new checkpoint.
+  if (reason === 'checkpoint_mismatch') return `restore the file or edit the handoff (${prefix} e), then ${prefix} r`;
+  return `${prefix} r resumes`;
+}
+
 /** A notice delivered: the agent was told where its handoff is (or, with none yet, its goal), and why. */
 function noticeToast(line: Extract<JournalLine, { type: 'delivered' }>): string {
   // Older journals name no cause: their notices all followed a resume.
@@ -42,8 +50,8 @@ export function toastFor(line: JournalLine, prefix = 'C-]'): { text: string; lev
     case 'paused':
       if (FAULTS.has(line.reason)) return null; // shown from the relay state: see faultToast
       return {
-        text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — ${prefix} r ${line.reason === 'agent_exited' ? 'starts it again' : 'resumes'}`,
-        level: line.reason === 'delivery_failed' ? 'error' : 'warn',
+        text: `paused: ${line.reason}${line.role ? ` (${line.role})` : ''}${line.detail ? `: ${line.detail}` : ''} — ${pausedHint(line.reason, prefix)}`,
+        level: line.reason === 'delivery_failed' || line.reason === 'checkpoint_mismatch' ? 'error' : 'warn',
         notify: true,
       };
     case 'blocked':

@@ -177,7 +177,24 @@ describe('CheckpointStore.write', () => {
 describe('CheckpointStore.read / readAll', () => {
   it('reads what it wrote, validated, with its digest checked', () => {
     const { checkpoint } = store.write('planner', message('planner', 1, 1, 'step 1'), anchor);
-    expect(store.read('planner', 1)).toEqual({ checkpoint, body: 'step 1', offered: false, acked: false, offer: null, digestOk: true });
+    const { jsonSha256, markdownSha256 } = store.write('planner', message('planner', 2, 1, 'step 2'), anchor);
+    expect(store.read('planner', 1)).toEqual({
+      checkpoint,
+      body: 'step 1',
+      offered: false,
+      acked: false,
+      offer: null,
+      digestOk: true,
+      evidence: expect.objectContaining({
+        lane: 'planner',
+        seq: 1,
+        bodyFile: 'handoff.json',
+        bodySha256: sha256('step 1'),
+        offerSha256: null,
+      }),
+    });
+    // What write() reports is what read() finds: the journal line's digests.
+    expect(store.read('planner', 2).evidence).toMatchObject({ jsonSha256, markdownSha256 });
   });
 
   it('lists both lanes in seq order, skipping directories being written aside', () => {

@@ -184,6 +184,9 @@ describe('relevo-tui runs', () => {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** A run of two rounds: an edited (superseding) planner handoff, a builder report never acked whose body was tampered with. */
+/** How `show` names the builder's round-2 checkpoint whose body was edited in place (its sha256 left as written). */
+const TAMPERED = `builder/checkpoints/2/handoff.json changed: sha256 ${sha256('Round 2 report\nTests: 12 passed, honest').slice(0, 12)}…, handoff.json says ${sha256('Round 2 report\nTests: 12 passed').slice(0, 12)}…`;
+
 async function showRun(stateDir: string): Promise<{ id: string; bodies: Record<string, string> }> {
   const id = '20261105-120000-000';
   const dir = writeRun(stateDir, id, '2026-11-05T12:00:00.000Z', [
@@ -251,7 +254,7 @@ describe('relevo-tui show', () => {
         '[relevo ronda 2 · de planner]',
         'Step 2: implement pagination (edited)',
         '',
-        '── builder/checkpoints/2 · round 2 · builder → planner · offered (not acked) · DIGEST MISMATCH',
+        `── builder/checkpoints/2 · round 2 · builder → planner · offered (not acked) · CHECKPOINT MISMATCH (${TAMPERED}): never typed`,
         '[relevo ronda 2 · de builder]',
         'Round 2 report',
         'Tests: 12 passed, honest',
@@ -282,6 +285,7 @@ describe('relevo-tui show', () => {
       sha256: sha256(lane === 'builder' && seq === 2 ? 'Round 2 report\nTests: 12 passed' : bodies[`${lane}/${seq}`]!),
       status,
       digest_ok: !(lane === 'builder' && seq === 2),
+      ...(lane === 'builder' && seq === 2 ? { mismatch: TAMPERED } : {}),
       body: bodies[`${lane}/${seq}`],
       ...extra,
     });

@@ -809,6 +809,7 @@ describe('an exited agent restarted (C-] r)', () => {
           'The handoff is at .relevo/runs/r1/planner/checkpoints/2/HANDOFF.md. If you had not finished it, finish it now; ' +
           'either way end your reply with your <handoff>.',
         cause: 'restart',
+        handoff: { lane: 'planner', seq: 2 },
       },
     ]);
     expect(back.state).toMatchObject({ phase: 'running', pause: null, turn: null, delivering: true });

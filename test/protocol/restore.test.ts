@@ -215,7 +215,8 @@ describe('restoreState: what is pending', () => {
       'relevo was restarted while you were working on round 1 from the planner. ' +
       'The handoff is at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md. ' +
       'If you had not finished it, finish it now; either way end your reply with your <handoff>.';
-    expect(state.pending).toEqual({ kind: 'notice', to: 'builder', from: 'relevo', round: 1, body: text, text, cause: 'resume' });
+    const handoff = { lane: 'planner', seq: 1 };
+    expect(state.pending).toEqual({ kind: 'notice', to: 'builder', from: 'relevo', round: 1, body: text, text, cause: 'resume', handoff });
     expect(text).not.toContain('secret');
     expect(state.round).toBe(1);
   });

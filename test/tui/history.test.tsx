@@ -42,6 +42,13 @@ describe('the history panel', () => {
     expect(frame.split('\n')).toHaveLength(20);
   });
 
+  it('marks a handoff whose files changed after it was journaled as a mismatch', () => {
+    const changed = { ...record.handoffs[1]!, digest_ok: false, mismatch: 'builder/checkpoints/1/handoff.json changed' };
+    const view = historyView({ ...record, handoffs: [record.handoffs[0]!, changed] }, 'paused: checkpoint_mismatch');
+    expect(view.entries.map((e) => e.status)).toEqual(['acked', 'mismatch']);
+    expect(render(<History view={view} width={120} height={20} />).lastFrame()).toMatch(/ {2}1 {2}builder → planner +mismatch +\d\d:/);
+  });
+
   it('moves with the arrows, opens the selected handoff whole with Enter, scrolls it, and Esc goes back, then closes', () => {
     const rows = 4;
     let view: HistoryView | null = historyKeys(historyView(record, 'done'), `${DOWN}${DOWN}`, rows, 120);

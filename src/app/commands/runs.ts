@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  checkpointKey,
+  checkpointMismatch,
   checkpointPath,
   formatHeader,
   type HandoffCheckpoint,
   type JournalLine,
+  journaledCheckpoints,
   journalLineSchema,
   ROLES,
   type Role,
@@ -38,7 +41,9 @@ export type HandoffView = Readonly<
   Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes' | 'note'> & {
     lane: Role;
     status: 'acked' | 'offered' | 'pending';
+    /** False when its files differ from its journal line (or its own sha256, offer, ack): `mismatch` says how. */
     digest_ok: boolean;
+    mismatch?: string;
     body: string;
   }
 >;
@@ -126,7 +131,8 @@ export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], do
   const follows = run.follows !== undefined ? ` · follows ${run.follows}` : '';
   const out = [`run ${run.id} · ${stateLabel(run)}${follows} · goal: ${run.goal === null ? '-' : (run.goal.split('\n')[0] ?? '')}`];
   for (const h of handoffs) {
-    const extra = `${h.supersedes !== undefined ? ` · replaces ${h.supersedes}` : ''}${h.digest_ok ? '' : ' · DIGEST MISMATCH'}`;
+    const mismatch = h.digest_ok ? '' : ` · CHECKPOINT MISMATCH (${h.mismatch ?? 'digest'}): never typed`;
+    const extra = `${h.supersedes !== undefined ? ` · replaces ${h.supersedes}` : ''}${mismatch}`;
     out.push('', `── ${checkpointPath(h.lane, h.seq)} · round ${h.round} · ${h.from} → ${h.to} · ${STATUS_TEXT[h.status]}${extra}`);
     out.push(h.round >= 1 ? formatHeader(h.round, h.from) : `[relevo ronda ${h.round} · de ${h.from}]`, h.body.replace(/\n$/, ''));
     if (h.note !== undefined) out.push('', '[note from the person]', h.note);
@@ -161,13 +167,15 @@ function runIds(runsDir: string): string[] {
   }
 }
 
-function handoffsOf(runDir: string, id: string, warn: (message: string) => void): HandoffView[] {
+function handoffsOf(runDir: string, id: string, lines: readonly JournalLine[], warn: (message: string) => void): HandoffView[] {
   const store = new CheckpointStore(runDir, id);
+  const journaled = journaledCheckpoints(lines);
   const views: HandoffView[] = [];
   for (const lane of ROLES) {
     for (const seq of store.seqs(lane)) {
       try {
-        const { checkpoint: c, body, offered, acked, digestOk } = store.read(lane, seq);
+        const { checkpoint: c, body, offered, acked, evidence } = store.read(lane, seq);
+        const mismatch = checkpointMismatch(evidence, journaled.get(checkpointKey(lane, seq)));
         const status = acked ? 'acked' : offered ? 'offered' : 'pending';
         const supersedes = c.supersedes !== undefined ? { supersedes: c.supersedes } : {};
         views.push({
@@ -181,7 +189,8 @@ function handoffsOf(runDir: string, id: string, warn: (message: string) => void)
           status,
           ...supersedes,
           ...(c.note !== undefined ? { note: c.note } : {}),
-          digest_ok: digestOk,
+          digest_ok: mismatch === null,
+          ...(mismatch !== null ? { mismatch } : {}),
           body,
         });
       } catch (error) {
@@ -200,7 +209,7 @@ export type RunRecord = { readonly summary: RunSummary; readonly handoffs: reado
 /** One run read back from its journal and checkpoints (`show`, the TUI's history); an unreadable checkpoint is skipped with `warn`. */
 export function readRun(runsDir: string, id: string, warn: (message: string) => void): RunRecord {
   const { summary, lines } = loadRun(runsDir, id);
-  const handoffs = handoffsOf(join(runsDir, id), id, warn);
+  const handoffs = handoffsOf(join(runsDir, id), id, lines, warn);
   const done = lines.findLast((l) => l.type === 'done');
   return { summary, handoffs, done: done?.type === 'done' ? done.summary : null };
 }

@@ -246,7 +246,7 @@ export async function resumeRun(
     });
     const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
     if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
-    journal = new Journal(dir, lines.at(-1)?.seq ?? 0);
+    journal = new Journal(dir, lines);
     if (onLine) journal.onAppend(onLine);
     runner = await RelayRunner.create({
       ...basics,

@@ -1,4 +1,4 @@
-import type { HandoffMessage, Outgoing, RelayEvent, Role } from '../../protocol/index.js';
+import { checkpointMismatch, type HandoffMessage, type Outgoing, type RelayEvent, type Role } from '../../protocol/index.js';
 import type { DeliveryResult, DeliveryStage } from '../../pty/deliver.js';
 import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
@@ -60,6 +60,9 @@ export class Transfers {
       const offered = this.#offer(handoff);
       if (offered === null) return;
       transferId = offered;
+    } else if (message.kind === 'notice' && message.handoff !== undefined) {
+      // A notice sends the agent to a checkpoint's HANDOFF.md: never to one that changed.
+      if (this.#untrusted(message.handoff.lane, message.handoff.seq, message.to) !== null) return;
     }
     const stages = (stage: DeliveryStage) => failpoint(stage);
     const typed = handoff !== null ? writes.confirmed(handoff) : null;
@@ -89,22 +92,16 @@ export class Transfers {
   }
 
   /**
-   * The handoff's checkpoint, written if it still waits, read back and checked against its sha256,
-   * then offered (journaled): its transfer id, or null when it was refused (a changed checkpoint is never typed).
+   * The handoff's checkpoint, written if it still waits, read back and checked against its journal
+   * line (or its offer and ack), then offered (journaled): its transfer id, or null when it was
+   * refused (a changed checkpoint is never typed).
    */
   #offer(handoff: HandoffMessage): string | null {
     const { writes, journal } = this.run;
     const lane = handoff.from;
     writes.ensure(handoff);
-    const found = this.#readCheckpoint(lane, handoff.seq);
-    if (found === null || !found.digestOk || found.body !== handoff.body || found.checkpoint.note !== handoff.note) {
-      this.run.dispatch({
-        type: 'ack-refused',
-        to: handoff.to,
-        detail: `digest mismatch: ${lane}/checkpoints/${handoff.seq} changed after it was written`,
-      });
-      return null;
-    }
+    const found = this.#untrusted(lane, handoff.seq, handoff.to);
+    if (found !== null) return null;
     const { offer, resend } = writes.offer(lane, handoff.seq);
     journal.append({
       type: 'offered',
@@ -119,11 +116,16 @@ export class Transfers {
     return offer.transfer_id;
   }
 
-  #readCheckpoint(lane: Role, seq: number): ReturnType<CheckpointStore['read']> | null {
+  /** Why `lane`'s checkpoint `seq` cannot go to `to` (the relay is told: `checkpoint_mismatch`), or null when it is as journaled. */
+  #untrusted(lane: Role, seq: number, to: Role): string | null {
+    let detail: string | null;
     try {
-      return this.run.store.read(lane, seq);
-    } catch {
-      return null;
+      const found = this.run.store.read(lane, seq);
+      detail = checkpointMismatch(found.evidence, this.run.journal.journaled(lane, seq));
+    } catch (error) {
+      detail = (error as Error).message.split('\n')[0] ?? 'unreadable';
     }
+    if (detail !== null) this.run.dispatch({ type: 'checkpoint-mismatch', to, detail });
+    return detail;
   }
 }

@@ -8,6 +8,7 @@ import {
   BODY_FILE,
   buildCheckpoint,
   CHECKPOINT_SCHEMA_VERSION,
+  type CheckpointEvidence,
   type CheckpointOnDisk,
   checkpointPath,
   formatHeader,
@@ -25,7 +26,7 @@ import {
 } from '../../protocol/index.js';
 import { fsFault } from '../faults/fsfault.js';
 
-export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 /** A checkpoint that cannot be written or read as the protocol demands. */
 export class CheckpointError extends Error {}
@@ -59,7 +60,35 @@ function syncDir(path: string): void {
 
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
-export type Written = { readonly checkpoint: HandoffCheckpoint; readonly dir: string };
+/** A checkpoint just written: its files' digests go into its journal line. */
+export type Written = {
+  readonly checkpoint: HandoffCheckpoint;
+  readonly dir: string;
+  readonly jsonSha256: string;
+  /** Null for a checkpoint found on disk without its HANDOFF.md. */
+  readonly markdownSha256: string | null;
+};
+/** One checkpoint as read back; `evidence` is what checkpointMismatch() checks. */
+export type Found = CheckpointOnDisk & { readonly offer: Offer | null; readonly digestOk: boolean; readonly evidence: CheckpointEvidence };
+
+/** sha256 of a file's bytes, or null when it does not exist. */
+function fileSha256(path: string): string | null {
+  try {
+    return sha256(readFileSync(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** The sha256 an `ack.json` names, or null (absent or unreadable: an ack's other faults are the ack's to report). */
+function ackedSha256(path: string): string | null {
+  try {
+    return ackSchema.parse(readJson(path)).sha256;
+  } catch {
+    return null;
+  }
+}
 export type Offered = { readonly offer: Offer; readonly resend: boolean };
 export type Acked = { readonly ok: true; readonly ack: Ack } | { readonly ok: false; readonly detail: string };
 
@@ -110,15 +139,13 @@ export class CheckpointStore {
     mkdirSync(aside);
     createFile(join(aside, 'handoff.json'), json);
     if (bodyFile !== null) createFile(join(aside, BODY_FILE), bodyFile);
-    createFile(
-      join(aside, 'HANDOFF.md'),
-      handoffMarkdown(
-        checkpoint,
-        message.body,
-        formatHeader(message.round, lane),
-        message.note !== undefined ? `${noteLabel(this.lang)}\n${message.note}` : null,
-      ),
+    const markdown = handoffMarkdown(
+      checkpoint,
+      message.body,
+      formatHeader(message.round, lane),
+      message.note !== undefined ? `${noteLabel(this.lang)}\n${message.note}` : null,
     );
+    createFile(join(aside, 'HANDOFF.md'), markdown);
     syncDir(aside);
     try {
       renameSync(aside, dir); // fails when `dir` exists and is not empty
@@ -127,11 +154,11 @@ export class CheckpointStore {
       throw new CheckpointError(`checkpoint ${checkpointPath(lane, message.seq)} could not be created: ${(error as Error).message}`);
     }
     syncDir(parent);
-    return { checkpoint, dir };
+    return { checkpoint, dir, jsonSha256: sha256(json), markdownSha256: sha256(markdown) };
   }
 
-  /** One checkpoint, validated; its body checked against its sha256 (`digestOk`). */
-  read(lane: Role, seq: number): CheckpointOnDisk & { readonly offer: Offer | null; readonly digestOk: boolean } {
+  /** One checkpoint, validated; its body checked against its sha256 (`digestOk`), its files' digests in `evidence`. */
+  read(lane: Role, seq: number): Found {
     const dir = this.dirOf(lane, seq);
     const where = checkpointPath(lane, seq);
     const readAs = <T>(file: string, read: () => T): T => {
@@ -141,20 +168,28 @@ export class CheckpointStore {
         throw new CheckpointError(`checkpoint ${where}: bad ${file}: ${(error as Error).message.split('\n')[0]}`);
       }
     };
-    const checkpoint = readAs('handoff.json', () => handoffCheckpointSchema.parse(readJson(join(dir, 'handoff.json'))));
+    const json = readAs('handoff.json', () => readFileSync(join(dir, 'handoff.json')));
+    const checkpoint = readAs('handoff.json', () => handoffCheckpointSchema.parse(JSON.parse(json.toString('utf8'))));
     if (checkpoint.from !== lane || checkpoint.seq !== seq)
       throw new CheckpointError(`checkpoint ${where}: it says ${checkpointPath(checkpoint.from, checkpoint.seq)}`);
     const body = checkpoint.body ?? readAs(BODY_FILE, () => readFileSync(join(dir, BODY_FILE), 'utf8'));
     const offerPath = join(dir, 'offer.json');
     const offer = existsSync(offerPath) ? readAs('offer.json', () => offerSchema.parse(readJson(offerPath))) : null;
-    return {
-      checkpoint,
-      body,
-      offered: offer !== null,
-      acked: existsSync(join(dir, 'ack.json')),
-      offer,
-      digestOk: sha256(body) === checkpoint.sha256,
+    const ackPath = join(dir, 'ack.json');
+    const acked = existsSync(ackPath);
+    const bodySha256 = sha256(body);
+    const evidence: CheckpointEvidence = {
+      lane,
+      seq,
+      bodyFile: checkpoint.body === undefined ? BODY_FILE : 'handoff.json',
+      bodySha256,
+      recordedSha256: checkpoint.sha256,
+      jsonSha256: sha256(json),
+      markdownSha256: fileSha256(join(dir, 'HANDOFF.md')),
+      offerSha256: offer?.sha256 ?? null,
+      ackSha256: acked ? ackedSha256(ackPath) : null,
     };
+    return { checkpoint, body, offered: offer !== null, acked, offer, digestOk: bodySha256 === checkpoint.sha256, evidence };
   }
 
   /** Seqs present in a lane, ascending (directories being written aside are skipped). */
@@ -168,7 +203,7 @@ export class CheckpointStore {
   }
 
   /** Every checkpoint of both lanes. */
-  readAll(): (CheckpointOnDisk & { readonly offer: Offer | null; readonly digestOk: boolean })[] {
+  readAll(): Found[] {
     return ROLES.flatMap((lane) => this.seqs(lane).map((seq) => this.read(lane, seq)));
   }
 
@@ -196,7 +231,7 @@ export class CheckpointStore {
    * exclusively. Refused with the protocol's words: `digest mismatch`, `already acknowledged`, `intended for`.
    */
   ack(lane: Role, seq: number, receiver: Role, stale: boolean): Acked {
-    let found: ReturnType<CheckpointStore['read']>;
+    let found: Found;
     try {
       found = this.read(lane, seq);
     } catch (error) {

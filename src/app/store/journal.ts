@@ -12,7 +12,16 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { type JournalEntry, type JournalLine, journalEntrySchema, journalLineSchema } from '../../protocol/index.js';
+import {
+  checkpointKey,
+  type JournalEntry,
+  type JournaledCheckpoint,
+  type JournalLine,
+  journalEntrySchema,
+  journaledCheckpoints,
+  journalLineSchema,
+  type Role,
+} from '../../protocol/index.js';
 import { parseJsonLines, wholeLinesLength } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
 import { stateWrite } from '../faults/fault.js';
@@ -71,14 +80,22 @@ export class Journal {
   #size: number;
   /** A failed append could not be cut off: the next line starts on a new line. */
   #torn = false;
+  /** The `checkpoint` lines so far: the digests each checkpoint is checked against before it is offered. */
+  #checkpoints: Map<string, JournaledCheckpoint>;
 
-  /** Appends to `<dir>/events.jsonl`; a resumed run's journal goes on after its last `seq`. */
-  constructor(dir: string, lastSeq = 0) {
+  /** Appends to `<dir>/events.jsonl`; a resumed run's journal (its `prior` lines) goes on after its last `seq`. */
+  constructor(dir: string, prior: readonly JournalLine[] = []) {
     this.#dir = dir;
     this.#path = join(dir, 'events.jsonl');
     this.#fd = openSync(this.#path, 'a', 0o644);
     this.#size = fstatSync(this.#fd).size;
-    this.#seq = lastSeq;
+    this.#seq = prior.at(-1)?.seq ?? 0;
+    this.#checkpoints = journaledCheckpoints(prior);
+  }
+
+  /** The `checkpoint` line journaled for `lane`'s checkpoint `seq`, if any. */
+  journaled(lane: Role, seq: number): JournaledCheckpoint | undefined {
+    return this.#checkpoints.get(checkpointKey(lane, seq));
   }
 
   get dir(): string {
@@ -104,6 +121,7 @@ export class Journal {
     this.#size = size;
     this.#seq = 0;
     this.#torn = false;
+    this.#checkpoints = new Map();
   }
 
   append(entry: JournalEntry): JournalLine {
@@ -127,6 +145,7 @@ export class Journal {
     this.#torn = false;
     this.#size += Buffer.byteLength(text);
     this.#seq = line.seq;
+    if (line.type === 'checkpoint') this.#checkpoints.set(checkpointKey(line.lane, line.checkpoint_seq), line);
     this.#onAppend.fire(line);
     return line;
   }

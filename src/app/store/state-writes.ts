@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import type { GitAnchor, HandoffCheckpoint, HandoffMessage, Outgoing, Role } from '../../protocol/index.js';
+import type { GitAnchor, HandoffMessage, Outgoing, Role } from '../../protocol/index.js';
 import { failpoint } from '../faults/failpoint.js';
 import { stateWrite } from '../faults/fault.js';
-import type { Acked, CheckpointStore, Offered } from './checkpoints.js';
+import type { Acked, CheckpointStore, Offered, Written } from './checkpoints.js';
 import type { Journal } from './journal.js';
 
 type Unsaved = { readonly message: HandoffMessage; readonly anchor: GitAnchor | null; readonly supersedes?: number };
@@ -50,8 +50,8 @@ export class StateWrites {
     const unsaved = this.#unsaved.get(keyOf(message));
     if (unsaved === undefined) return;
     const lane = message.from;
-    const checkpoint =
-      this.#onDisk(message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes)).checkpoint;
+    const written = this.#onDisk(message) ?? stateWrite(() => this.store.write(lane, message, unsaved.anchor, unsaved.supersedes));
+    const { checkpoint } = written;
     failpoint('checkpoint');
     this.journal.append({
       type: 'checkpoint',
@@ -64,15 +64,19 @@ export class StateWrites {
       lines: checkpoint.lines,
       ...(checkpoint.supersedes !== undefined ? { supersedes: checkpoint.supersedes } : {}),
       ...(checkpoint.note !== undefined ? { note_chars: checkpoint.note.length } : {}),
+      handoff_json_sha256: written.jsonSha256,
+      ...(written.markdownSha256 !== null ? { handoff_md_sha256: written.markdownSha256 } : {}),
     });
     this.#unsaved.delete(keyOf(message));
   }
 
   /** The checkpoint written before its journal line failed: the same handoff, whole. */
-  #onDisk(message: HandoffMessage): HandoffCheckpoint | null {
-    if (!existsSync(this.store.dirOf(message.from, message.seq))) return null;
+  #onDisk(message: HandoffMessage): Written | null {
+    const dir = this.store.dirOf(message.from, message.seq);
+    if (!existsSync(dir)) return null;
     const found = this.store.read(message.from, message.seq);
-    return found.digestOk && found.body === message.body ? found.checkpoint : null;
+    if (!found.digestOk || found.body !== message.body) return null;
+    return { checkpoint: found.checkpoint, dir, jsonSha256: found.evidence.jsonSha256, markdownSha256: found.evidence.markdownSha256 };
   }
 
   offer(lane: Role, seq: number): Offered {

@@ -19,6 +19,8 @@ export const PAUSE_REASONS = [
   'state_unwritable',
   /** relevo failed in a way it did not foresee; the detail says how. */
   'internal_error',
+  /** A checkpoint's files differ from what the journal (or its offer, its ack) recorded: it is never typed. */
+  'checkpoint_mismatch',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
@@ -118,6 +120,9 @@ export const journalEntrySchema = lazySchema(() =>
       supersedes: z.number().int().positive().optional(),
       /** The checkpoint holds a person's note for its receiver, of this many characters. */
       note_chars: z.number().int().positive().optional(),
+      /** sha256 of the files' bytes as written (absent in older journals): what the checkpoint is checked against. */
+      handoff_json_sha256: digest.optional(),
+      handoff_md_sha256: digest.optional(),
     }),
     /** offer.json written: the checkpoint is offered to its receiver (again after a resume: `resend`). */
     z.strictObject({

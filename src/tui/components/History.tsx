@@ -12,6 +12,7 @@ const STATUS: Readonly<Record<HistoryEntry['status'], { readonly text: string; r
   offered: { text: 'offered', color: 'yellow' },
   pending: { text: 'pending', color: 'yellow' },
   edited: { text: 'edited', color: 'gray' },
+  mismatch: { text: 'mismatch', color: 'red' },
 };
 
 const statusText = (e: HistoryEntry) => `${STATUS[e.status].text}${e.replacedBy ? ` → ${e.replacedBy}` : ''}`;
