@@ -120,7 +120,7 @@ describe.concurrent('STALE on resume', () => {
 });
 
 describe.concurrent('offer and ack', () => {
-  it('a checkpoint changed on disk is never typed: digest mismatch pauses (exit 3) and the sender keeps it', async () => {
+  it('a checkpoint changed on disk is never typed: checkpoint_mismatch pauses (exit 3) and the sender keeps it', async () => {
     const { cwd, received, args } = setup();
     const killed = await relevo(args(), cwd, { RELEVO_FAILPOINT: 'checkpoint:2' });
     expect(killed.signal).toBe('SIGKILL');
@@ -133,12 +133,19 @@ describe.concurrent('offer and ack', () => {
     const resumed = await relevo(['--headless', '--resume'], cwd);
     expect(resumed.exitCode).toBe(3);
     expect(resumed.stderr).toMatch(
-      /^relevo-tui: paused: ack_refused \(planner\): digest mismatch: builder\/checkpoints\/1 changed after it was written/,
+      // Killed before its journal line: the checkpoint is checked against its own sha256.
+      /^relevo-tui: paused: checkpoint_mismatch \(planner\): builder\/checkpoints\/1\/handoff\.json changed: sha256 \w{12}…, handoff\.json says \w{12}…/,
     );
     expect(resumed.stderr).toContain(`go on with: ${SELF} --resume ${runId}`);
     expect(received('planner').slice(before).join('\n')).not.toContain('rm -rf');
     const { lines } = onlyRunJournal(join(cwd, '.relevo'));
-    expect(lines.at(-1)).toMatchObject({ type: 'paused', reason: 'ack_refused', role: 'planner', pending_round: 1, pending_to: 'planner' });
+    expect(lines.at(-1)).toMatchObject({
+      type: 'paused',
+      reason: 'checkpoint_mismatch',
+      role: 'planner',
+      pending_round: 1,
+      pending_to: 'planner',
+    });
     expect(existsSync(join(cwd, '.relevo', 'runs', runId, 'builder/checkpoints/1/ack.json'))).toBe(false);
   });
 

@@ -25,7 +25,7 @@ describe('run-to-completion dispatch', () => {
     try {
       runner.resumeRun();
       await runner.settled();
-      expect(heard.at(-1)).toMatchObject({ phase: 'paused', pause: { reason: 'ack_refused', role: 'planner' } });
+      expect(heard.at(-1)).toMatchObject({ phase: 'paused', pause: { reason: 'checkpoint_mismatch', role: 'planner' } });
       expect(runner.state.phase).toBe('paused');
     } finally {
       await runner.stop();
