@@ -1,16 +1,43 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, recordedSims, relevo } from '../helpers/cli.js';
+import { BIN, onlyRunJournal, recordedSims, relevo, tempDir } from '../helpers/cli.js';
 import { processesMentioning } from '../helpers/procs.js';
 
 // The state directory's faults, injected with RELEVO_FSFAULT (see src/app/fsfault.ts): CI runs as
-// root, where chmod cannot make a directory unwritable.
+// root, where chmod cannot make a directory unwritable. A read-only file system is a real one: a
+// read-only bind mount in a mount namespace of the test's own.
 
 const GOAL = 'Add pagination to /users with tests';
 const of = <T extends JournalLine['type']>(lines: JournalLine[], type: T) =>
   lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
+
+/**
+ * Runs `argv` in `dir` with `dir` mounted read-only, in a mount namespace of its own (`unshare -m` as
+ * root; as another user, `-rm` maps it to root in a user namespace): the paths are arguments, never shell text.
+ */
+function inReadOnly(dir: string, argv: readonly string[]) {
+  const script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && cd "$1" && shift && exec "$@"';
+  const unshare = process.getuid?.() === 0 ? ['-m'] : ['-rm'];
+  return execa('unshare', [...unshare, 'sh', '-c', script, 'sh', dir, ...argv], {
+    cwd: dir,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 90_000,
+    env: { LANG: 'C.UTF-8', npm_command: '' },
+  });
+}
+
+/** Why this machine cannot make a read-only mount (no unshare or mount, namespaces not allowed), or null when it can. */
+async function probeReadOnlyMount(): Promise<string | null> {
+  const probe = await inReadOnly(tempDir('relevo-ro-probe-'), ['sh', '-c', 'touch probe 2>/dev/null && echo writable || echo read-only']);
+  if (probe.stdout === 'read-only') return null;
+  const why = probe.stderr || probe.stdout || (probe.shortMessage ?? '');
+  return `this machine cannot mount a directory read-only in a namespace of its own (unshare, mount): ${why.split('\n')[0]}`;
+}
+const readOnlyMount = await probeReadOnlyMount();
 
 function setup() {
   const run = recordedSims(GOAL, 'relevo-fsfault-');
@@ -84,6 +111,18 @@ describe.concurrent('a state directory that cannot be written at start', () => {
   it('EROFS: one line naming the directory and the cause, exit 2, nothing created, no agent started', async () => {
     const { cwd, args, received } = setup();
     const result = await relevo(args, cwd, { RELEVO_FSFAULT: 'state-dir:EROFS:1' });
+    expect(result.exitCode).toBe(2);
+    expect(oneLine(result.stderr)).toBe(
+      `relevo-tui: state directory ${join(cwd, '.relevo')} is not writable: EROFS: read-only file system`,
+    );
+    expect(existsSync(join(cwd, '.relevo'))).toBe(false);
+    expect(received('planner')).toEqual([]);
+  });
+
+  it('a real read-only file system (a read-only bind mount): EROFS, not the ENOENT a recursive mkdir reports', async (ctx) => {
+    if (readOnlyMount !== null) ctx.skip(readOnlyMount);
+    const { cwd, args, received } = setup();
+    const result = await inReadOnly(cwd, [process.execPath, BIN, ...args]);
     expect(result.exitCode).toBe(2);
     expect(oneLine(result.stderr)).toBe(
       `relevo-tui: state directory ${join(cwd, '.relevo')} is not writable: EROFS: read-only file system`,

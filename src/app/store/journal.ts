@@ -11,7 +11,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   checkpointKey,
   type JournalEntry,
@@ -48,7 +48,7 @@ export function createRunDir(stateDir: string, now = new Date()): { runId: strin
   const runs = join(stateDir, 'runs');
   fsFault('state-dir', runs, 'mkdir');
   const created = !existsSync(stateDir);
-  mkdirSync(runs, { recursive: true });
+  makeDirs(runs);
   // A state directory relevo creates keeps itself out of git (`git status` stays clean).
   if (created) writeFileSync(join(stateDir, '.gitignore'), '# created by relevo-tui: runs stay out of git\n*\n', { flag: 'wx' });
   const base = runIdFor(now);
@@ -61,6 +61,27 @@ export function createRunDir(stateDir: string, now = new Date()): { runId: strin
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+}
+
+/**
+ * `mkdir -p` whose error names the cause: each missing directory is made with a plain mkdir (a
+ * recursive one reports ENOENT where the file system is read-only; a plain one says EROFS).
+ */
+function makeDirs(path: string): void {
+  try {
+    mkdirSync(path);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(path) === path) throw error;
+  }
+  makeDirs(dirname(path));
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }
 
