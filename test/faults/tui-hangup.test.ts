@@ -2,11 +2,11 @@
  * Closing the terminal window under the TUI: the terminal (here a tmux server, killed) goes away and
  * relevo gets SIGHUP. The pause is journaled and no agent is left, not even one that ignores signals.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readLock } from '../../src/app/store/locks.js';
 import { BIN, parseJournal, simCommand, tempDir } from '../helpers/cli.js';
 import { alive, runProcesses, stubbornCommand, stubbornPids, theRun } from '../helpers/procs.js';
 import { until } from '../helpers/until.js';
@@ -45,7 +45,7 @@ describe.runIf(process.platform === 'linux')('the TUI when its terminal closes',
     const { id } = theRun(cwd)!;
     await tmux('kill-server');
     // relevo is done once it let go of the run.
-    await until('relevo to unlock the run', () => !existsSync(join(cwd, '.relevo', 'runs', id, 'lock')));
+    await until('relevo to let go of the run', () => readLock(join(cwd, '.relevo', 'runs', id))?.released === true);
     expect(parseJournal(theRun(cwd)!.journal).at(-1)).toMatchObject({
       type: 'paused',
       reason: 'user',

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readLock } from '../../src/app/store/locks.js';
 import { parseJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
 import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
 
@@ -95,9 +96,7 @@ describe("the person's word in the relay", () => {
     const first = await until('done', (s) => / · done$/.test(band(s)), 60_000);
     expect(first).toContain('C-] g gives the same agents a next goal');
     const [firstId] = run.runs();
-    const agentsOf = (id: string) =>
-      (JSON.parse(readFileSync(join(run.cwd, '.relevo', 'runs', id, 'lock'), 'utf8')) as { agents: { role: string; pid: number }[] })
-        .agents;
+    const agentsOf = (id: string) => readLock(join(run.cwd, '.relevo', 'runs', id))?.agents;
     const firstAgents = agentsOf(firstId!);
     expect(firstAgents).toHaveLength(2);
     await keys('C-]', 'g');
@@ -128,9 +127,9 @@ describe("the person's word in the relay", () => {
     expect(delivered(secondId)).toEqual(once);
     expect(run.journal(firstId!).find((l) => l.type === 'goal')).toMatchObject({ text: 'Add pagination' });
     expect(run.journal(secondId).find((l) => l.type === 'goal')).toMatchObject({ text: 'Document the pagination' });
-    // The same processes: the second run's lock records the agents the first one started, and the first lock is gone.
+    // The same processes: the second run's lock records the agents the first one started, and the first run is let go.
     expect(agentsOf(secondId)).toEqual(firstAgents);
-    expect(existsSync(join(run.cwd, '.relevo', 'runs', firstId!, 'lock'))).toBe(false);
+    expect(readLock(join(run.cwd, '.relevo', 'runs', firstId!))).toMatchObject({ released: true });
     const planner = run.received('planner');
     expect(planner.filter((m) => /^Goal: /m.test(m)).map((m) => m.match(/^Goal: (.*)$/m)![1])).toEqual([
       'Add pagination',

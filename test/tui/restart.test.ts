@@ -3,22 +3,22 @@
  * tmux server; the builder's process is killed mid-turn, the band says so, `C-] r` starts it again
  * with the same command and the relay goes on to done.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
+import { readLock } from '../../src/app/store/locks.js';
 import { BIN, onlyRunJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
 import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
-type Lock = { pid: number; agents?: { role: string; pid: number }[] };
-const lockOf = (stateDir: string): Lock => {
+const lockOf = (stateDir: string) => {
   const [run] = readdirSync(join(stateDir, 'runs'));
-  return JSON.parse(readFileSync(join(stateDir, 'runs', run!, 'lock'), 'utf8')) as Lock;
+  return readLock(join(stateDir, 'runs', run!));
 };
-const agentPid = (stateDir: string, role: string) => lockOf(stateDir).agents?.find((a) => a.role === role)?.pid;
+const agentPid = (stateDir: string, role: string) => lockOf(stateDir)?.agents?.find((a) => a.role === role)?.pid;
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);

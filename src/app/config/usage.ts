@@ -124,7 +124,7 @@ const FILES: readonly (readonly [string, string])[] = [
   ['relevo.toml', "the project's settings (relevo.example.toml shows them all)"],
   [
     '.relevo/runs/<run>/',
-    'each run: events.jsonl (the journal), <role>/checkpoints/<n>/ (each handoff: handoff.json, HANDOFF.md, offer.json, ack.json), lock',
+    'each run: events.jsonl (the journal), <role>/checkpoints/<n>/ (each handoff: handoff.json, HANDOFF.md, offer.json, ack.json), lock/ (who holds the run: the highest <n>.json)',
   ],
   ['.relevo/agents.json', "the agents picked last time (the picker's default)"],
   ['NO_COLOR', "set: relevo's chrome has no colours (the agents' screens are theirs)"],

@@ -1,22 +1,20 @@
-import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { quote } from 'shell-quote';
 import { ROLES, type Role } from '../../protocol/index.js';
 import { type TmuxServer, tmux } from '../../pty/backends/tmux.js';
 import type { Pane } from '../../pty/pane.js';
 import { allProcesses, endProcesses, hasEnv, type Proc, procStat } from '../../pty/procs.js';
-import { type AgentRecord, pidAlive, readLock } from '../store/locks.js';
+import { type AgentRecord, lockHolder, readLock, updateOwnRecord } from '../store/locks.js';
 
 /** How long a leftover agent gets between SIGTERM and SIGKILL. */
 const LEFTOVER_GRACE_MS = 2000;
 
 /**
- * Writes into the run's lock the agents relevo started (panes it owns), with what identifies each
- * later: its pid, process group, session and start time. Tmux and Herdr panes are not recorded.
+ * Writes into this process's record in the run's lock the agents relevo started (panes it owns), with
+ * what identifies each later: its pid, process group, session and start time. Tmux and Herdr panes are not recorded.
  */
 export function recordAgents(dir: string, panes: Readonly<Record<Role, Pane>>): void {
-  const lock = readLock(dir);
-  if (lock === null || lock.pid !== process.pid) return;
   const agents: AgentRecord[] = ROLES.flatMap((role) => {
     const pid = panes[role].owned ? panes[role].pid : undefined;
     if (pid === undefined) return [];
@@ -26,9 +24,7 @@ export function recordAgents(dir: string, panes: Readonly<Record<Role, Pane>>): 
     const own = stat !== null && stat.sid === pid;
     return [{ role, pid, pgid: own ? stat.pgid : pid, sid: pid, start: stat?.start ?? null }];
   });
-  const path = join(dir, 'lock');
-  writeFileSync(`${path}.tmp`, `${JSON.stringify({ ...lock, agents })}\n`);
-  renameSync(`${path}.tmp`, path);
+  updateOwnRecord(dir, { agents });
 }
 
 /**
@@ -59,9 +55,8 @@ export async function stopLeftovers(stateDir: string, say: (line: string) => voi
   if (procStat(process.pid) === null) return;
   for (const id of ids.sort()) {
     const dir = join(runs, id);
-    if (!existsSync(join(dir, 'lock'))) continue;
     const lock = readLock(dir);
-    if (lock === null || lock.agents === undefined || lock.agents.length === 0 || pidAlive(lock.pid)) continue;
+    if (lock === null || lock.agents === undefined || lock.agents.length === 0 || lockHolder(dir) !== null) continue;
     const runId = basename(dir);
     const found = lock.agents.filter((a) => membersOf(a, runId).length > 0);
     if (found.length === 0) continue;
