@@ -1,7 +1,7 @@
 // The run's lock (src/app/store/locks.ts): numbered records in `<run>/lock/`, the highest naming the
 // holder; the `<run>/lock` file relevo wrote before is still read, and converted once its process is gone.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setFsFaults } from '../../src/app/faults/fsfault.js';
 import { lockHolder, lockRun, readLock } from '../../src/app/store/locks.js';
@@ -33,11 +33,13 @@ describe('the run lock', () => {
     again();
   });
 
-  it('held by this process, is refused to it a second time', () => {
+  it('held by this process, is refused to it a second time, however the directory is named', () => {
     const dir = tempDir('relevo-lock-');
-    const unlock = lockRun(dir);
+    const unlock = lockRun(relative(process.cwd(), dir));
+    expect(lockHolder(dir)).toBe(process.pid);
     expect(() => lockRun(dir)).toThrow(`run ${dir.split('/').at(-1)} is in use by relevo-tui (pid ${process.pid})`);
     unlock();
+    expect(lockHolder(dir)).toBeNull();
   });
 
   it('held by a live process, is refused naming it, and left as it was', () => {

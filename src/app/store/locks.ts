@@ -43,7 +43,7 @@ type Top = { readonly path: string; readonly n: number; readonly legacy: boolean
 
 /** The records this process holds: run directory → its record's path. */
 const held = new Map<string, string>();
-const recordPath = (dir: string, n: number) => join(dir, LOCK, `${n}.json`);
+const recordPath = (dir: string, n: number) => join(resolve(dir), LOCK, `${n}.json`);
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /** Takes run `dir` for this process, or throws `run X is in use by relevo-tui (pid N)`. Returns the release. */
