@@ -12,7 +12,18 @@ export { isEcho, type LoggedBlocks, logShowsInterruption, replyFromLog } from '.
 export { initialState, step } from './machine.js';
 export { handoffMessage, preambleFor } from './messages.js';
 export { MAX_NOTE_CHARS, noteFor, noteRefusal, noteTarget } from './notes.js';
-export { goalMessage, noteLabel, relayFileMessage, relayMessage, resumeNotice, rolePrompt, staleNotice, withNote } from './prompts.js';
+export {
+  goalMessage,
+  lostGoal,
+  noteLabel,
+  relayFileMessage,
+  relayMessage,
+  resumeNotice,
+  rolePrompt,
+  staleNotice,
+  withNote,
+} from './prompts.js';
+export { type JournalRebuilt, planRebuild, type RebuildInput, type RebuildPlan, rebuiltText } from './rebuild.js';
 export {
   DEFAULT_DELIVERY,
   type DeliveryMode,
@@ -53,15 +64,19 @@ export {
 } from './schemas/checkpoint.js';
 export { type HookMessage, type HookReport, hookMessageSchema, readHookPayload, reportFits } from './schemas/hook.js';
 export {
+  JOURNAL_LOSSES,
   type JournalEntry,
   type JournalLine,
+  type JournalLoss,
   journalEntrySchema,
   journalLineSchema,
   MEMORY_STATES,
   MESSAGE_KINDS,
   PAUSE_REASONS,
   type PauseReason,
+  REBUILD_LOSSES,
   REPLY_SOURCES,
+  type RebuildLoss,
   type ReplySource,
   STALL_KINDS,
   type StallKind,

@@ -99,6 +99,16 @@ export function resumeContext(lang: Lang, goal: string): string {
   return `${intro}\n${GOAL_LABEL[lang]}: ${goal}`;
 }
 
+const LOST_GOAL: Record<Lang, string> = {
+  es: 'se perdió con el diario de esta ejecución: sigue desde el último handoff',
+  en: "lost with this run's journal: go on from the last handoff",
+};
+
+/** The goal of a run whose journal was rebuilt without it: what the planner reads after `Goal: `. */
+export function lostGoal(lang: Lang): string {
+  return LOST_GOAL[lang];
+}
+
 /** What a restarted agent is told when the turn was already its own before relevo stopped. */
 export type ResumeNoticeInput = {
   readonly to: Role;

@@ -38,7 +38,7 @@ export function runEvents(config: RelayConfig, events: readonly RelayEvent[], fr
 }
 
 export const journal = (effects: Effect[]): JournalEntry[] => effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
-export const deliveries = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
+export const deliveries = (effects: readonly Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
 export const ended = (role: Role, reply: string): RelayEvent => ({ type: 'turn-ended', role, reply, source: 'screen' });
 export const delivered = (to: Role): RelayEvent => ({ type: 'delivered', to, sha256: SHA, attempts: 1 });
 export const handoff = (body: string) => `Some words first.\n\n<handoff>\n${body}\n</handoff>`;

@@ -1,13 +1,8 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  buildCheckpoint,
-  type CheckpointOnDisk,
   DEFAULT_DELIVERY,
   type Effect,
   type JournalEntry,
-  type JournalLine,
-  journalLineSchema,
   type RelayConfig,
   type RelayState,
   type Role,
@@ -17,6 +12,7 @@ import {
   step,
 } from '../../src/protocol/index.js';
 import { resumeContext } from '../../src/protocol/prompts.js';
+import { cp, journalOf, started, twoRoundsThenOffered } from '../helpers/restore.js';
 
 const config: RelayConfig = {
   maxRounds: 10,
@@ -28,26 +24,7 @@ const config: RelayConfig = {
 const SHA = 'a'.repeat(64);
 const GOAL = 'Add pagination to /users';
 const agent = { command: ['sim'], profile: 'sim' };
-const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** Journal lines as `events.jsonl` holds them, each one validated. */
-function journalOf(entries: JournalEntry[]): JournalLine[] {
-  return entries.map((entry, i) =>
-    journalLineSchema.parse({ seq: i + 1, ts: new Date(Date.UTC(2025, 0, 1, 12, 0, i)).toISOString(), ...entry }),
-  );
-}
-
-const started: JournalEntry = {
-  type: 'run_started',
-  run_id: 'r1',
-  version: '0.1.0',
-  nonce: 'n0nce',
-  cwd: '/work/demo',
-  max_rounds: 10,
-  lang: 'en',
-  planner: agent,
-  builder: agent,
-};
 const goal: JournalEntry = { type: 'goal', text: GOAL };
 const goalDelivered: JournalEntry = {
   type: 'delivered',
@@ -83,25 +60,6 @@ const checkpointEntry = (lane: Role, seq: number, round: number): JournalEntry =
   lines: 1,
 });
 
-let clock = 0;
-/** A checkpoint as the store reads it back, created after the previous one. */
-function cp(from: Role, seq: number, round: number, body: string, state: 'written' | 'offered' | 'acked'): CheckpointOnDisk {
-  clock++;
-  const { checkpoint } = buildCheckpoint(
-    {
-      run_id: 'r1',
-      seq,
-      round,
-      from,
-      to: from === 'planner' ? 'builder' : 'planner',
-      created_at: new Date(Date.UTC(2025, 0, 1, 13, 0, clock)).toISOString(),
-      sha256: hex(body),
-    },
-    body,
-  );
-  return { checkpoint, body, offered: state !== 'written', acked: state === 'acked' };
-}
-
 const ok = (r: ReturnType<typeof restoreState>): RelayState => {
   if (!r.ok) throw new Error(`restore failed: ${r.error}`);
   return r.state;
@@ -109,17 +67,6 @@ const ok = (r: ReturnType<typeof restoreState>): RelayState => {
 
 const deliveries = (effects: readonly Effect[]) => effects.flatMap((e) => (e.type === 'deliver' ? [e.message] : []));
 const journal = (effects: readonly Effect[]) => effects.flatMap((e) => (e.type === 'journal' ? [e.entry] : []));
-
-/** Two full rounds acknowledged, then the planner's round 3 offered but not taken. */
-function twoRoundsThenOffered(): CheckpointOnDisk[] {
-  return [
-    cp('planner', 1, 1, 'step 1', 'acked'),
-    cp('builder', 1, 1, 'report 1', 'acked'),
-    cp('planner', 2, 2, 'step 2', 'acked'),
-    cp('builder', 2, 2, 'report 2', 'acked'),
-    cp('planner', 3, 3, 'step 3', 'offered'),
-  ];
-}
 
 describe('restoreState: runs it cannot resume', () => {
   it('refuses a run that is already done', () => {

@@ -32,6 +32,15 @@ export type StallKind = (typeof STALL_KINDS)[number];
 export const REPLY_SOURCES = ['hook', 'transcript', 'screen'] as const;
 export type ReplySource = (typeof REPLY_SOURCES)[number];
 
+/** Why `--resume` rebuilt a run's journal: `events.jsonl` was missing, empty, or held no `run_started` line. */
+export const JOURNAL_LOSSES = ['missing', 'empty', 'cut'] as const;
+export type JournalLoss = (typeof JOURNAL_LOSSES)[number];
+/** What a rebuilt journal cannot get back from the checkpoints (the goal only when neither the journal nor `goal.txt` kept it). */
+export const REBUILD_LOSSES = ['goal', 'agent_commands', 'budget', 'lang', 'step_mode', 'notes', 'pauses'] as const;
+export type RebuildLoss = (typeof REBUILD_LOSSES)[number];
+/** Where a rebuilt journal's goal came from: a `goal` line the damaged journal kept, `<run>/goal.txt`, or nowhere. */
+export const GOAL_SOURCES = ['journal', 'goal_file', 'lost'] as const;
+
 const role = lazySchema(() => z.enum(ROLES));
 const field = lazySchema(() => z.string().max(240));
 const digest = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
@@ -52,6 +61,9 @@ const agentInfo = lazySchema(() =>
     cli_version: z.string().max(64).optional(),
   }),
 );
+
+/** A lane's checkpoints as a rebuild found them: how many, and how many of them acknowledged. */
+const laneFound = lazySchema(() => z.strictObject({ checkpoints: z.number().int().nonnegative(), acked: z.number().int().nonnegative() }));
 
 /** One line of `events.jsonl`, before the journal stamps it with `seq` and `ts`. */
 export const journalEntrySchema = lazySchema(() =>
@@ -144,6 +156,22 @@ export const journalEntrySchema = lazySchema(() =>
       pending_to: role.optional(),
       pending_round: z.number().int().nonnegative().optional(),
       hook_socket: z.string().optional(),
+    }),
+    /**
+     * `--resume` found the journal lost (`why`) and rebuilt it from the checkpoints: what each lane
+     * held, the handoff still pending (null when none), where the goal came from, what is lost, and
+     * the file the damaged journal was moved aside to.
+     */
+    z.strictObject({
+      type: z.literal('journal_rebuilt'),
+      why: z.enum(JOURNAL_LOSSES),
+      lanes: z.strictObject({ planner: laneFound, builder: laneFound }),
+      pending: z
+        .strictObject({ lane: role, checkpoint_seq: z.number().int().positive(), round: z.number().int().nonnegative(), to: role })
+        .nullable(),
+      goal_from: z.enum(GOAL_SOURCES),
+      lost: z.array(z.enum(REBUILD_LOSSES)),
+      moved_to: field.optional(),
     }),
     /** The workspace moved since the last checkpoint's git anchor. */
     z.strictObject({
