@@ -9,7 +9,7 @@ import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
-import { type AgentState, type RelayState, ROLES, type Role } from '../protocol/index.js';
+import { type AgentState, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
 import { runState } from './band.js';
 import { commandRunner, exitCode } from './commands.js';
 import { bandInfo } from './components/Chrome.js';
@@ -104,6 +104,8 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
     toast(shown.text, shown.level);
     if (shown.notify) term.notify(`relevo: ${shown.text}`);
   });
+  // A lost journal --resume rebuilt: written before anyone listened, said once.
+  if (opened.rebuilt) toast(rebuiltText(opened.rebuilt), 'warn');
 
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolveExit) => (finish = resolveExit));

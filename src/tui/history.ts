@@ -4,7 +4,7 @@
  * view out; keys move the view.
  */
 import type { RunRecord } from '../app/commands/runs.js';
-import { checkpointPath, formatHeader, type Role } from '../protocol/index.js';
+import { checkpointPath, formatHeader, type Role, rebuiltText } from '../protocol/index.js';
 import { isEscape, splitKeys } from '../pty/keys.js';
 import { wrapKept } from './width.js';
 
@@ -24,6 +24,8 @@ export type HistoryEntry = {
 export type HistoryView = {
   readonly run: string;
   readonly state: string;
+  /** The run's journal was lost and `--resume` rebuilt it: the `journal_rebuilt` line in words. */
+  readonly rebuilt?: string;
   readonly goal: string | null;
   readonly entries: readonly HistoryEntry[];
   readonly done: string | null;
@@ -79,7 +81,18 @@ export function historyView(record: RunRecord, state: string): HistoryView {
       ],
     };
   });
-  return { run: record.summary.id, state, goal: record.summary.goal, entries, done: record.done, selected: 0, open: null, scroll: 0 };
+  const { id, goal, rebuilt } = record.summary;
+  return {
+    run: id,
+    state,
+    ...(rebuilt ? { rebuilt: rebuiltText(rebuilt) } : {}),
+    goal: goal ?? (rebuilt?.goal_from === 'lost' ? '(lost with the journal)' : null),
+    entries,
+    done: record.done,
+    selected: 0,
+    open: null,
+    scroll: 0,
+  };
 }
 
 const UP = new Set(['\x1b[A', '\x1bOA', 'k']);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunRecord, readRun } from '../../src/app/commands/runs.js';
+import type { JournalRebuilt } from '../../src/protocol/index.js';
 import History from '../../src/tui/components/History.js';
 import { bodyRows, type HistoryView, historyKeys, historyView } from '../../src/tui/history.js';
 import { columns, cut } from '../../src/tui/width.js';
@@ -128,5 +129,24 @@ describe('the history panel', () => {
     expect(end.body[3]).toBe('  indented  last');
     expect(end.footer).toContain('lines 2–4 of 4');
     expect(historyKeys(view, '\x1b[A', rows, 80)).toMatchObject({ scroll: 1 });
+  });
+
+  it('a run whose journal --resume rebuilt says so in its title, and a goal lost with it as lost', () => {
+    const rebuilt: JournalRebuilt = {
+      type: 'journal_rebuilt',
+      why: 'missing',
+      lanes: { planner: { checkpoints: 3, acked: 3 }, builder: { checkpoints: 3, acked: 3 } },
+      pending: null,
+      goal_from: 'lost',
+      lost: ['goal', 'agent_commands', 'budget', 'lang', 'step_mode', 'notes', 'pauses'],
+    };
+    const view = historyView({ ...record, summary: { ...record.summary, goal: null, rebuilt } }, 'done');
+    expect(view.rebuilt).toBe(
+      'journal rebuilt (events.jsonl missing) from the checkpoints: planner 3 (3 acked), builder 3 (3 acked), none pending; goal lost; lost: goal, agent commands, budget, lang, step mode, notes, pauses',
+    );
+    const frame = render(<History view={view} width={120} height={20} />).lastFrame()!;
+    expect(frame).toContain(`history — run ${view.run} · done · journal rebuilt (events.jsonl missing) from the checkpoints`);
+    expect(frame).toContain('goal (lost with the journal)');
+    expect(historyView(record, 'done')).not.toHaveProperty('rebuilt');
   });
 });

@@ -8,9 +8,12 @@ import {
   type HandoffCheckpoint,
   type JournalLine,
   journaledCheckpoints,
+  type JournalLoss,
+  type JournalRebuilt,
   journalLineSchema,
   ROLES,
   type Role,
+  rebuiltText,
 } from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
 import { parseFlags, unexpectedArgument } from '../config/args.js';
@@ -20,11 +23,15 @@ import { ConfigError } from '../faults/errors.js';
 import { stopLeftovers } from '../run/leftovers.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { lockHolder } from '../store/locks.js';
+import { readGoal, rebuildable } from '../store/rebuild.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
-/** `no_goal`: relevo was quit before the run got its goal (nothing was started, nothing to resume). */
-export type RunState = 'done' | 'paused' | 'running' | 'interrupted' | 'no_goal' | 'unreadable';
+/**
+ * `no_goal`: relevo was quit before the run got its goal (nothing was started, nothing to resume);
+ * `journal_lost`: its events.jsonl is missing, empty or cut before `run_started` (`--resume` rebuilds it).
+ */
+export type RunState = 'done' | 'paused' | 'running' | 'interrupted' | 'no_goal' | 'journal_lost' | 'unreadable';
 export type RunSummary = {
   readonly id: string;
   readonly started_at: string | null;
@@ -32,8 +39,10 @@ export type RunSummary = {
   readonly rounds: number;
   readonly max_rounds: number | null;
   readonly state: RunState;
-  /** Why it paused; for `unreadable`, what failed. */
+  /** Why it paused; for `unreadable`, what failed; for `journal_lost`, how (`missing`, `empty`, `cut`). */
   readonly reason?: string;
+  /** Its journal was lost and `--resume` rebuilt it: what the `journal_rebuilt` line says. */
+  readonly rebuilt?: JournalRebuilt;
   /** The run it follows: a next goal given after that run's done, to the same agents. */
   readonly follows?: string;
 };
@@ -59,7 +68,9 @@ export function parseJournalText(text: string): JournalLine[] {
 export function summarizeRun(id: string, lines: readonly JournalLine[], live: boolean): RunSummary {
   const of = <T extends JournalLine['type']>(type: T) => lines.filter((l): l is Extract<JournalLine, { type: T }> => l.type === type);
   const started = of('run_started')[0];
-  const goal = of('goal')[0]?.text ?? null;
+  const rebuilt = of('journal_rebuilt').at(-1);
+  // A goal lost with the journal: its `goal` line only tells the planner so.
+  const goal = rebuilt?.goal_from === 'lost' ? null : (of('goal')[0]?.text ?? null);
   const rounds = Math.max(
     0,
     ...of('delivered')
@@ -77,6 +88,7 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
     rounds,
     max_rounds: maxRounds,
     ...(started?.follows !== undefined ? { follows: started.follows } : {}),
+    ...(rebuilt !== undefined ? { rebuilt } : {}),
   };
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };
   if (goal === null && lines.some((l) => l.type === 'no_goal')) return { ...base, state: 'no_goal' };
@@ -84,9 +96,17 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
   return { ...base, state: live ? 'running' : 'interrupted' };
 }
 
-/** `done`, `paused: max_rounds`, `no goal`, `unreadable`, … */
-export const stateLabel = (s: Pick<RunSummary, 'state' | 'reason'>): string =>
-  s.state === 'paused' ? `paused: ${s.reason}` : s.state === 'no_goal' ? 'no goal' : s.state;
+const LABELS: Partial<Record<RunState, (reason?: string) => string>> = {
+  paused: (reason) => `paused: ${reason}`,
+  no_goal: () => 'no goal',
+  journal_lost: (reason) => `journal lost (${reason})`,
+};
+
+/** `done`, `paused: max_rounds`, `no goal`, `journal lost (missing)`, `unreadable`, …; `(journal rebuilt)` after a rebuilt one's. */
+export function stateLabel(s: Pick<RunSummary, 'state' | 'reason' | 'rebuilt'>): string {
+  const label = LABELS[s.state]?.(s.reason) ?? s.state;
+  return s.rebuilt !== undefined ? `${label} (journal rebuilt)` : label;
+}
 
 /** The first line of `text`, cut to `width` characters with `…`. */
 export function cut(text: string, width: number): string {
@@ -108,7 +128,11 @@ export function formatRunsTable(runs: readonly RunSummary[]): string {
     ...runs.map((r) => [
       r.id,
       r.started_at ? localMinute(r.started_at) : '-',
-      r.state === 'unreadable' ? '-' : r.max_rounds === null ? String(r.rounds) : `${r.rounds}/${r.max_rounds}`,
+      r.state === 'unreadable' || r.state === 'journal_lost'
+        ? '-'
+        : r.max_rounds === null
+          ? String(r.rounds)
+          : `${r.rounds}/${r.max_rounds}`,
       stateLabel(r),
       r.goal === null ? '-' : cut(r.goal, GOAL_COLUMNS),
     ]),
@@ -130,6 +154,9 @@ const STATUS_TEXT = { acked: 'acked', offered: 'offered (not acked)', pending: '
 export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], done: string | null): string {
   const follows = run.follows !== undefined ? ` · follows ${run.follows}` : '';
   const out = [`run ${run.id} · ${stateLabel(run)}${follows} · goal: ${run.goal === null ? '-' : (run.goal.split('\n')[0] ?? '')}`];
+  if (run.rebuilt !== undefined) out.push(rebuiltText(run.rebuilt));
+  if (run.state === 'journal_lost')
+    out.push(`its journal is lost (events.jsonl ${run.reason}): --resume ${run.id} rebuilds it from its checkpoints and goal.txt`);
   for (const h of handoffs) {
     const mismatch = h.digest_ok ? '' : ` · CHECKPOINT MISMATCH (${h.mismatch ?? 'digest'}): never typed`;
     const extra = `${h.supersedes !== undefined ? ` · replaces ${h.supersedes}` : ''}${mismatch}`;
@@ -141,17 +168,33 @@ export function formatShow(run: RunSummary, handoffs: readonly HandoffView[], do
   return `${out.join('\n')}\n`;
 }
 
+/** A run whose journal is lost (`--resume` rebuilds it): its goal from a line that survived, else goal.txt. */
+function lostJournal(id: string, dir: string, reason: JournalLoss, lines: JournalLine[]): { summary: RunSummary; lines: JournalLine[] } {
+  let goal = lines.findLast((l) => l.type === 'goal')?.text ?? null;
+  try {
+    goal ??= readGoal(dir);
+  } catch {
+    // An unreadable goal.txt: the goal is shown as unknown.
+  }
+  return { summary: { id, started_at: null, goal, rounds: 0, max_rounds: null, state: 'journal_lost', reason }, lines };
+}
+
 function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: JournalLine[] } {
   const dir = join(runsDir, id);
   let text: string;
   try {
     text = readFileSync(join(dir, 'events.jsonl'), 'utf8');
   } catch (error) {
+    // Checkpoints or goal.txt left: the journal is lost, and --resume rebuilds it.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && rebuildable(dir)) return lostJournal(id, dir, 'missing', []);
     const reason = `events.jsonl: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
     return { summary: { id, started_at: null, goal: null, rounds: 0, max_rounds: null, state: 'unreadable', reason }, lines: [] };
   }
   const lines = parseJournalText(text);
-  return { summary: summarizeRun(id, lines, lockHolder(dir) !== null), lines };
+  const live = lockHolder(dir) !== null;
+  // A run starting now has not written its first line yet; one that is not running lost it.
+  if (!live && !lines.some((l) => l.type === 'run_started')) return lostJournal(id, dir, text === '' ? 'empty' : 'cut', lines);
+  return { summary: summarizeRun(id, lines, live), lines };
 }
 
 /** Run ids under `runsDir`, newest first (ids sort by time). */
@@ -245,7 +288,8 @@ export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEn
     if (id === undefined) throw new ConfigError('show', `no runs in ${runsDir}`);
     if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${runsDir} (see ${selfIn(stateDir, 'runs')})`);
     const { summary, handoffs, done: summaryText } = readRun(runsDir, id, (message) => io.stderr.write(`relevo-tui: show: ${message}\n`));
-    const reason = summary.reason !== undefined ? { reason: summary.reason } : {};
+    const { reason: why, rebuilt } = summary;
+    const reason = { ...(why !== undefined ? { reason: why } : {}), ...(rebuilt ? { rebuilt } : {}) };
     if (json)
       io.stdout.write(`${JSON.stringify({ id, state: summary.state, ...reason, goal: summary.goal, handoffs, done: summaryText })}\n`);
     else io.stdout.write(formatShow(summary, handoffs, summaryText));

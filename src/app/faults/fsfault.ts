@@ -5,7 +5,7 @@ import { getSystemErrorMap } from 'node:util';
  * File-system faults for the fault tests (they run as root, where chmod cannot make a directory
  * unwritable): `RELEVO_FSFAULT=checkpoint:ENOSPC:1` makes the first write at the point named
  * `checkpoint` throw an ENOSPC error as Node's fs would (code, errno, syscall, path); `journal:EROFS:5+`
- * makes the fifth and every later one throw. Points: state-dir, lock, journal, checkpoint, offer, ack.
+ * makes the fifth and every later one throw. Points: state-dir, lock, journal, goal, checkpoint, offer, ack.
  * Unset, nothing happens.
  */
 type Armed = { readonly code: string; readonly from: number; readonly onward: boolean };

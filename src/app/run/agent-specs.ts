@@ -1,4 +1,4 @@
-import type { Role } from '../../protocol/index.js';
+import { ROLES, type Role } from '../../protocol/index.js';
 import { resolveProgram, splitCommand } from '../config/command.js';
 import { DEMO_GOAL, type Options } from '../config/options.js';
 import { BIN } from '../config/paths.js';
@@ -24,6 +24,22 @@ export function agentSpec(role: Role, options: Options, env: NodeJS.ProcessEnv):
   else throw new ConfigError(flag, 'a command is required (or use --demo)');
   const profile = profileName !== undefined ? loadProfile(profileName, `${flag}-profile`) : profileForCommand(argv, flag);
   return { argv, profile };
+}
+
+/** Both agents as the flags (or `--demo`) name them: a new run's. */
+export function flagAgents(options: Options, env: NodeJS.ProcessEnv): Record<Role, AgentSpec> {
+  return { planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) };
+}
+
+/** The agents of a run `--resume` rebuilds: its journal, and the commands it recorded, are lost, so the flags must name them. */
+export function rebuiltAgents(options: Options, env: NodeJS.ProcessEnv, run: string): Record<Role, AgentSpec> {
+  const unnamed = ROLES.filter((role) => (role === 'planner' ? options.planner : options.builder) === undefined);
+  if (!options.demo && unnamed.length > 0)
+    throw new ConfigError(
+      '--resume',
+      `run ${run} lost its journal and the agents' commands with it: name them again (${unnamed.map((r) => `--${r}`).join(', ')})`,
+    );
+  return flagAgents(options, env);
 }
 
 export function goalOf(options: Options): string {

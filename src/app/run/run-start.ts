@@ -1,8 +1,47 @@
 import { randomBytes } from 'node:crypto';
-import { ROLES, type Role } from '../../protocol/index.js';
+import { type JournalEntry, ROLES, type Role } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
+import type { AgentSpec } from '../config/launch.js';
 import { untestedEntry } from '../config/versions.js';
 import type { RunnerOptions } from './run-options.js';
+
+/** The link nonce: it stays in the journal, never in what an agent sees. */
+const linkNonce = () => randomBytes(16).toString('hex');
+
+/** An agent as the journal records it: command, profile, CLI release, and the pane relevo attached to (none for its own terminal). */
+function agentInfo(spec: AgentSpec, pane: Pane | null) {
+  const { argv, profile, cli } = spec;
+  return {
+    command: [...argv],
+    profile: profile.data.id,
+    ...(pane === null || pane.owned ? {} : { pane: pane.where }),
+    ...(cli?.status === 'found' ? { cli_version: cli.version } : {}),
+  };
+}
+
+type RunStarted = Extract<JournalEntry, { type: 'run_started' }>;
+
+/**
+ * `run_started`: the run's id and settings, its agents (in `panes`; none yet when `--resume` rebuilds
+ * a lost journal from the flags given to it, as a new run takes them), this relevo and a new link nonce.
+ */
+export function runStartedEntry(
+  o: Pick<RunnerOptions, 'runId' | 'version' | 'cwd' | 'maxRounds' | 'lang' | 'agents' | 'tmuxSocket'>,
+  panes: Readonly<Record<Role, Pane>> | null,
+): RunStarted {
+  return {
+    type: 'run_started',
+    run_id: o.runId,
+    version: o.version,
+    nonce: linkNonce(),
+    cwd: o.cwd,
+    max_rounds: o.maxRounds,
+    lang: o.lang,
+    planner: agentInfo(o.agents.planner, panes?.planner ?? null),
+    builder: agentInfo(o.agents.builder, panes?.builder ?? null),
+    ...(o.tmuxSocket ? { tmux_socket: o.tmuxSocket } : {}),
+  };
+}
 
 /**
  * The run's first journal lines, before any agent is watched: `run_started` (with the link nonce)
@@ -17,42 +56,19 @@ export function journalRunStart(
   follows?: string,
 ): void {
   const { journal } = options;
-  const agentInfo = (role: Role) => {
-    const { argv, profile, cli } = options.agents[role];
-    return {
-      command: [...argv],
-      profile: profile.data.id,
-      ...(panes[role].owned ? {} : { pane: panes[role].where }),
-      ...(cli?.status === 'found' ? { cli_version: cli.version } : {}),
-    };
-  };
   const socket = hookSocket !== null ? { hook_socket: hookSocket } : {};
   if (options.restored) {
     const p = options.restored.pending;
     journal.append({
       type: 'run_resumed',
       version: options.version,
-      planner: agentInfo('planner'),
-      builder: agentInfo('builder'),
+      planner: agentInfo(options.agents.planner, panes.planner),
+      builder: agentInfo(options.agents.builder, panes.builder),
       ...(p ? { pending_kind: p.kind, pending_to: p.to, pending_round: p.round } : {}),
       ...socket,
     });
   } else {
-    // The link nonce: it stays in the journal, never in what an agent sees.
-    journal.append({
-      type: 'run_started',
-      run_id: options.runId,
-      version: options.version,
-      nonce: randomBytes(16).toString('hex'),
-      cwd: options.cwd,
-      max_rounds: options.maxRounds,
-      lang: options.lang,
-      planner: agentInfo('planner'),
-      builder: agentInfo('builder'),
-      ...socket,
-      ...(options.tmuxSocket ? { tmux_socket: options.tmuxSocket } : {}),
-      ...(follows !== undefined ? { follows } : {}),
-    });
+    journal.append({ ...runStartedEntry(options, panes), ...socket, ...(follows !== undefined ? { follows } : {}) });
   }
   for (const role of ROLES) {
     const entry = untestedEntry(role, options.agents[role]);

@@ -267,7 +267,7 @@ export class RelayRunner {
   #perform(effect: Effect): void {
     switch (effect.type) {
       case 'journal':
-        this.#options.journal.append(effect.entry);
+        this.#run.writes.record(effect.entry);
         if (effect.entry.type === 'done') this.#memory.remember(doneMemory(this.#options.runId, effect.entry.summary));
         return;
       case 'checkpoint':

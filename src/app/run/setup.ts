@@ -1,21 +1,23 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { JournalLine, Role } from '../../protocol/index.js';
+import type { JournalLine, JournalRebuilt, Role } from '../../protocol/index.js';
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
 import type { Options } from '../config/options.js';
-import { selfIn } from '../config/self.js';
 import { withCliVersions } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { startError } from '../faults/fault.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { diffStat, gitAnchor } from '../store/git.js';
-import { createRunDir, Journal, readJournal } from '../store/journal.js';
+import { createRunDir, Journal } from '../store/journal.js';
 import { lockRun } from '../store/locks.js';
 import { Memory } from '../store/memory.js';
-import { agentSpec, resumedAgent } from './agent-specs.js';
+import { journalForResume, rebuildJournal } from '../store/rebuild.js';
+import { flagAgents, rebuiltAgents, resumedAgent } from './agent-specs.js';
 import { backendFor } from './backends.js';
+import { findRun } from './find-run.js';
 import { recordAgents, stopLeftovers } from './leftovers.js';
+import { runStartedEntry } from './run-start.js';
 import { RelayRunner, relayConfig } from './runner.js';
 
 type Size = { readonly cols: number; readonly rows: number };
@@ -29,6 +31,8 @@ export type OpenedRun = {
   unlock: () => void;
   /** The tmux server's socket (`-L`) when the agents run in tmux panes on a named one. */
   tmuxSocket: string | null;
+  /** `--resume` rebuilt the run's lost journal: what its `journal_rebuilt` line says. */
+  rebuilt?: JournalRebuilt;
 };
 
 const tmuxSocketOf = (o: Options): string | null => (o.backend.kind === 'tmux' ? o.backend.socket : null);
@@ -85,7 +89,7 @@ export async function createRun(
   onLine?: (line: JournalLine) => void,
 ): Promise<OpenedRun> {
   const cwd = process.cwd();
-  const commanded = () => ({ planner: agentSpec('planner', options, env), builder: agentSpec('builder', options, env) });
+  const commanded = () => flagAgents(options, env);
   // Checked before the run directory exists: a bad flag or pane leaves nothing behind.
   let name = 'relevo';
   const backend = await backendFor(options, env, commanded, () => name);
@@ -154,35 +158,6 @@ function runnerBasics(options: Options, env: NodeJS.ProcessEnv, size: Size) {
   };
 }
 
-/** False for a run that never got its goal (quit before it): nothing to go on with. An unreadable journal is left to `--resume` to explain. */
-function gotGoal(dir: string): boolean {
-  try {
-    return readJournal(join(dir, 'events.jsonl')).some((l) => l.type === 'goal');
-  } catch {
-    return true;
-  }
-}
-
-/** `<state-dir>/runs/<run>`, or for `latest` the newest run that got its goal; `given`: the --state-dir as the person gave it, for the hint. */
-export function findRun(stateDir: string, run: string, given = '.relevo'): string {
-  const runs = join(stateDir, 'runs');
-  if (run !== 'latest') {
-    const dir = join(runs, run);
-    if (!existsSync(join(dir, 'events.jsonl')))
-      throw new ConfigError('--resume', `no run ${run} in ${runs} (see ${selfIn(given, 'runs')})`);
-    return dir;
-  }
-  const ids = existsSync(runs)
-    ? readdirSync(runs)
-        .filter((id) => existsSync(join(runs, id, 'events.jsonl')))
-        .sort()
-    : [];
-  if (ids.length === 0) throw new ConfigError('--resume', `no runs in ${runs}`);
-  const latest = ids.findLast((id) => gotGoal(join(runs, id)));
-  if (latest === undefined) throw new ConfigError('--resume', `no run in ${runs} got its goal: nothing to resume`);
-  return join(runs, latest);
-}
-
 /** Where a run's agents ran, from its `run_started` line: tmux or Herdr panes (by id), else relevo's own. */
 function recordedBackend(started: Extract<JournalLine, { type: 'run_started' }>): Options['backend'] {
   const [planner, builder] = [started.planner.pane ?? '', started.builder.pane ?? ''].map((p) => /^(tmux|herdr) (\S+)$/.exec(p));
@@ -216,18 +191,26 @@ export async function resumeRun(
   let journal: Journal | null = null;
   let runner: RelayRunner | null = null;
   try {
-    const lines = readJournal(join(dir, 'events.jsonl'), true);
-    const started = lines.find((l) => l.type === 'run_started');
-    if (started === undefined) throw new ConfigError('--resume', `run ${basename(dir)} has no run_started line: cannot resume it`);
-    const recorded = () => ({
-      planner: resumedAgent('planner', options, env, started.planner),
-      builder: resumedAgent('builder', options, env, started.builder),
-    });
+    // A journal lost (missing, empty, cut before run_started) is rebuilt from the checkpoints, its agents from the flags.
+    const found = journalForResume(dir, options.lang);
+    const was = found.rebuild === null ? found.started : null;
+    const recorded = () =>
+      was === null
+        ? rebuiltAgents(options, env, basename(dir))
+        : { planner: resumedAgent('planner', options, env, was.planner), builder: resumedAgent('builder', options, env, was.builder) };
     // Agents that ran in tmux or Herdr panes are found there again, unless flags say otherwise.
-    const where: Options = options.backend.kind === 'local' ? { ...options, backend: recordedBackend(started) } : options;
-    const backend = await backendFor(where, env, recorded, () => `relevo-${started.run_id}`);
+    const where: Options = options.backend.kind === 'local' && was !== null ? { ...options, backend: recordedBackend(was) } : options;
+    const backend = await backendFor(where, env, recorded, () => `relevo-${basename(dir)}`);
     const { panes } = backend;
     const agents = await withCliVersions(backend.agents, env);
+    const { lines, started } =
+      found.rebuild === null
+        ? found
+        : rebuildJournal(
+            dir,
+            found.rebuild,
+            runStartedEntry({ ...options, runId: basename(dir), version, cwd, agents, tmuxSocket: tmuxSocketOf(where) }, null),
+          );
     const store = new CheckpointStore(dir, started.run_id);
     const checkpoints = store.readAll();
     const latest = inOrder(checkpoints).at(-1);
@@ -247,6 +230,7 @@ export async function resumeRun(
     const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
     if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
     journal = new Journal(dir, lines);
+    if (onLine) for (const line of found.rebuild === null ? [] : lines) onLine(line);
     if (onLine) journal.onAppend(onLine);
     runner = await RelayRunner.create({
       ...basics,
@@ -274,7 +258,17 @@ export async function resumeRun(
         diff_stat: stale.diff,
       });
     }
-    return { runner, journal, dir, resumed: true, createdStateDir: false, unlock, tmuxSocket: tmuxSocketOf(where) };
+    const rebuilt = found.rebuild?.rebuilt;
+    return {
+      runner,
+      journal,
+      dir,
+      resumed: true,
+      createdStateDir: false,
+      unlock,
+      tmuxSocket: tmuxSocketOf(where),
+      ...(rebuilt ? { rebuilt } : {}),
+    };
   } catch (error) {
     await runner?.stop();
     journal?.close();

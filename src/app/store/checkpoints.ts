@@ -32,7 +32,7 @@ export const sha256 = (text: string | Buffer): string => createHash('sha256').up
 export class CheckpointError extends Error {}
 
 /** Creates `path` with `text`, failing if it exists, and makes it durable; a write that fails (ENOSPC) leaves no file. */
-function createFile(path: string, text: string): void {
+export function createFile(path: string, text: string): void {
   const fd = openSync(path, 'wx', 0o644);
   try {
     writeSync(fd, text);
@@ -49,7 +49,8 @@ function createFile(path: string, text: string): void {
   }
 }
 
-function syncDir(path: string): void {
+/** Makes the entries of directory `path` durable (a file created or renamed in it). */
+export function syncDir(path: string): void {
   const fd = openSync(path, 'r');
   try {
     fsyncSync(fd);

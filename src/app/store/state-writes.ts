@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs';
-import type { GitAnchor, HandoffMessage, Outgoing, Role } from '../../protocol/index.js';
+import type { GitAnchor, HandoffCheckpoint, HandoffMessage, JournalEntry, Outgoing, Role } from '../../protocol/index.js';
 import { failpoint } from '../faults/failpoint.js';
 import { stateWrite } from '../faults/fault.js';
 import type { Acked, CheckpointStore, Offered, Written } from './checkpoints.js';
 import type { Journal } from './journal.js';
+import { keepGoal } from './rebuild.js';
 
 type Unsaved = { readonly message: HandoffMessage; readonly anchor: GitAnchor | null; readonly supersedes?: number };
 /** A handoff's place: its sender's lane and its seq there. */
 const keyOf = (message: HandoffMessage) => `${message.from}/${message.seq}`;
 
 /**
- * The relay's writes to its run directory: checkpoint (with its journal line), offer and ack. A write
- * that fails throws `StateUnwritable` and is kept here to be done again when the relay resumes: a
- * checkpoint not yet written, a handoff typed and confirmed whose ack is not, so it is never typed twice.
+ * The relay's writes to its run directory: journal lines (the goal in goal.txt too), checkpoint (with
+ * its journal line), offer and ack. A write that fails throws `StateUnwritable` and is kept here to be
+ * done again when the relay resumes: a checkpoint not yet written, a handoff typed and confirmed whose
+ * ack is not, so it is never typed twice.
  */
 export class StateWrites {
   readonly #unsaved = new Map<string, Unsaved>();
@@ -23,6 +25,12 @@ export class StateWrites {
     readonly store: CheckpointStore,
     private readonly journal: Journal,
   ) {}
+
+  /** The machine's `journal` effect; the goal is kept in goal.txt first, so a run whose journal is lost is rebuilt with it. */
+  record(entry: JournalEntry): void {
+    if (entry.type === 'goal') keepGoal(this.store.runDir, entry.text);
+    this.journal.append(entry);
+  }
 
   /** The machine's `checkpoint` effect: written, then journaled; kept for later when either fails. */
   checkpoint(message: HandoffMessage, anchor: GitAnchor | null, supersedes?: number): void {

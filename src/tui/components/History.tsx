@@ -46,7 +46,7 @@ export default function History({ view, width, height }: Props) {
   const body = open ? bodyRows(open, inner) : [];
   const shown = body.slice(view.scroll, view.scroll + rows + 1);
   const status = statusWidth(view.entries);
-  const title = `history — run ${view.run} · ${view.state}`;
+  const title = `history — run ${view.run} · ${view.state}${view.rebuilt !== undefined ? ` · ${view.rebuilt}` : ''}`;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1} width={width} height={height}>
       <Text bold wrap="truncate">
