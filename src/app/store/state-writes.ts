@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { GitAnchor, HandoffCheckpoint, HandoffMessage, JournalEntry, Outgoing, Role } from '../../protocol/index.js';
+import type { GitAnchor, HandoffMessage, JournalEntry, Outgoing, Role } from '../../protocol/index.js';
 import { failpoint } from '../faults/failpoint.js';
 import { stateWrite } from '../faults/fault.js';
 import type { Acked, CheckpointStore, Offered, Written } from './checkpoints.js';
