@@ -70,7 +70,7 @@ async function main(): Promise<number> {
   process.stdout.write(`\ncanary: ${passed ? 'PASS' : 'FAIL'}: ${tested.join(', ')}\n`);
   if (!passed) {
     process.stdout.write(
-      'canary: a new release broke what relevo relies on. See "When the canary fails" in the README: capture its screens,\n' +
+      'canary: a new release broke what relevo relies on. See "When the canary fails" in docs/agents.md: capture its screens,\n' +
         'fix the profile (a [[deliver.since]] entry or detection rules), then move the pinned newest release in package.json.\n',
     );
   }

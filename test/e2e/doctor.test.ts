@@ -123,7 +123,7 @@ describe('relevo-tui doctor', () => {
     const problems = r.stdout.slice(r.stdout.indexOf('2 problems:')).trimEnd().split('\n');
     expect(problems).toEqual([
       '2 problems:',
-      `  planner: claude ${cliVersion(CLAUDE)} is newer than the tested 2.1.100 – 2.1.150: relevo runs it with a warning; see "Agent versions" in the README`,
+      `  planner: claude ${cliVersion(CLAUDE)} is newer than the tested 2.1.100 – 2.1.150: relevo runs it with a warning; see "Agent versions" in docs/agents.md`,
       '  builder: no end-of-turn hook (none in this profile): replies come from its transcript, else the screen',
     ]);
 

@@ -77,7 +77,7 @@ export async function checkAgent(
   if (cli?.status === 'unknown') problems.push(`${role}: cannot read ${name}'s version: ${cli.detail}`);
   if (cli?.status === 'found' && cli.verdict !== 'tested') {
     problems.push(
-      `${role}: ${name} ${cli.version} is ${cli.verdict} than the tested ${cli.range}: relevo runs it with a warning; see "Agent versions" in the README`,
+      `${role}: ${name} ${cli.version} is ${cli.verdict} than the tested ${cli.range}: relevo runs it with a warning; see "Agent versions" in docs/agents.md`,
     );
   }
   const deliver = profileForVersion(data, cli?.status === 'found' ? cli.version : null).deliver;
