@@ -1,7 +1,7 @@
 /** Measuring the render bench's scenarios: CPU over wall time, paint() timings, a paced feed. */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Screen } from '../pty/screen.js';
-import type { PanePainter, Sink } from '../tui/painter.js';
+import type { PanePainter, Sink } from '../tui/paint/painter.js';
 import { sleep } from './cleanup.js';
 import { type AgentFeed, UPDATES_PER_S } from './feed.js';
 

@@ -9,7 +9,7 @@
  */
 
 import { RELIEF_MS } from '../app/run/memory-relief.js';
-import { firstLayout } from '../tui/compositor.js';
+import { firstLayout } from '../tui/view/compositor.js';
 import { sleep } from './cleanup.js';
 import { type Figure, median } from './figure.js';
 import { type FloorModules, hasInkFloor, idleInkFloor } from './floor.js';

@@ -15,7 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import { Screen } from '../pty/screen.js';
-import { PanePainter } from '../tui/painter.js';
+import { PanePainter } from '../tui/paint/painter.js';
 import { sleep } from './cleanup.js';
 import { AgentFeed, COLS, floodChunk, ROWS, UPDATES_PER_S } from './feed.js';
 import { cpuPct, devNull, instrument, measure, stream, timeouts } from './measure.js';

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { firstLayout } from '../tui/compositor.js';
+import { firstLayout } from '../tui/view/compositor.js';
 import { readyLine } from './flood-text.js';
 import { untilIdle } from './proc.js';
 import { BenchTerminal, BIN, COLS, ROWS } from './terminal.js';

@@ -11,7 +11,7 @@
  * and what two threads reach with each pane's terminal on a worker thread of its own — and, for
  * one pane, the bare stack with relevo's output history on every chunk (how much of the gap that is).
  */
-import { firstLayout } from '../tui/compositor.js';
+import { firstLayout } from '../tui/view/compositor.js';
 import { bareFlood, openBareStack } from './bare-stack.js';
 import { sleep } from './cleanup.js';
 import type { Figure } from './figure.js';

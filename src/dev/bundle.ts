@@ -88,7 +88,7 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
           if (id !== PLAIN_WIDTH) return null;
           return [
             `import stringWidth from ${JSON.stringify(STRING_WIDTH)};`,
-            `import { plainWidth } from ${JSON.stringify(join(DIST, 'tui', 'plain-width.js'))};`,
+            `import { plainWidth } from ${JSON.stringify(join(DIST, 'tui', 'paint', 'plain-width.js'))};`,
             'export default (text, options) => (options === undefined && typeof text === "string" ? plainWidth(text) : undefined) ?? stringWidth(text, options);',
           ].join('\n');
         },

@@ -10,21 +10,21 @@ import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
 import { type AgentState, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
-import { runState } from './band.js';
-import { commandRunner, exitCode } from './commands.js';
-import { bandInfo } from './components/Chrome.js';
-import { osc52 } from './copy-text.js';
+import { commandRunner, exitCode } from './actions/commands.js';
+import { pendingEditor } from './actions/edit-pending.js';
+import { goalPromptKeys } from './actions/goal-prompt.js';
+import { inputRouter } from './actions/input-router.js';
+import { withExited } from './actions/restart.js';
 import type { EarlyTui } from './early-tui.js';
-import { pendingEditor } from './edit-pending.js';
-import { GoalHistory } from './goal-history.js';
-import { goalPromptKeys } from './goal-prompt.js';
-import { historyView } from './history.js';
-import { inputRouter } from './input.js';
-import { KeyRouter } from './keys.js';
-import { withExited } from './restart.js';
-import type { TerminalIo } from './terminal.js';
-import { toaster } from './toaster.js';
-import { faultWatcher, toastFor } from './toasts.js';
+import { KeyRouter } from './input/keyboard.js';
+import { osc52 } from './state/copy-text.js';
+import { GoalHistory } from './state/goal-history.js';
+import { historyView } from './state/handoff-history.js';
+import { faultWatcher, toastFor } from './state/toast-text.js';
+import { toaster } from './state/toaster.js';
+import { runState } from './view/band.js';
+import { bandInfo } from './view/components/Chrome.js';
+import type { TerminalIo } from './view/terminal.js';
 
 /** The last line: how the run ended, its journal, and the command that goes on with it when there is one. */
 function endLine(state: RelayState, journalPath: string, resume: string): string {

@@ -1,8 +1,8 @@
 import type { Options } from '../app/config/options.js';
-import type { Compositor } from './compositor.js';
-import type { Store } from './store.js';
-import type { RealTerminal } from './terminal.js';
-import type { Toaster } from './toaster.js';
+import type { Store } from './state/store.js';
+import type { Toaster } from './state/toaster.js';
+import type { Compositor } from './view/compositor.js';
+import type { RealTerminal } from './view/terminal.js';
 
 /**
  * The TUI's first frame, before the run opens: the pane frames, the status band (`starting`) and the

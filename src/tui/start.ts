@@ -1,13 +1,13 @@
 import type { Options } from '../app/config/options.js';
 import { prefixName } from '../app/config/prefix.js';
 import { DEFAULT_DELIVERY, initialState, type Role } from '../protocol/index.js';
-import { Compositor, firstLayout } from './compositor.js';
 import type { EarlyTui } from './early-tui.js';
-import { emptyLine } from './line-editor.js';
-import { noColor } from './no-color.js';
-import { pickAgents } from './pick-agents.js';
-import { Store } from './store.js';
-import { RealTerminal, type TerminalIo } from './terminal.js';
+import { emptyLine } from './input/line-editor.js';
+import { noColor } from './paint/no-color.js';
+import { pickAgents } from './picker/pick-agents.js';
+import { Store } from './state/store.js';
+import { Compositor, firstLayout } from './view/compositor.js';
+import { RealTerminal, type TerminalIo } from './view/terminal.js';
 
 /** Until the profiles are read (app.tsx), the band names each agent by its command's program. */
 function provisionalName(role: Role, options: Options): string {

@@ -148,7 +148,7 @@ describe('journal', () => {
 describe('--help', () => {
   it('lists every key the TUI binds after the prefix', async () => {
     const { USAGE } = await import('../../src/app/config/usage.js');
-    const { BINDINGS } = await import('../../src/tui/keys.js');
+    const { BINDINGS } = await import('../../src/tui/input/keyboard.js');
     const keys = USAGE.slice(USAGE.indexOf('Keys in the TUI'), USAGE.indexOf('Files and environment'));
     for (const key of Object.keys(BINDINGS))
       expect(keys, JSON.stringify(key)).toMatch(

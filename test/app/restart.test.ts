@@ -11,7 +11,7 @@ import { self } from '../../src/app/config/self.js';
 import { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { restartExited } from '../../src/tui/restart.js';
+import { restartExited } from '../../src/tui/actions/restart.js';
 import { BIN, recorded, tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
 import { until } from '../helpers/until.js';

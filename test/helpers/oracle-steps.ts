@@ -1,7 +1,7 @@
 /** What happens to relevo's TUI, as steps of the screen oracle's seeded walk (screen-oracle.ts). */
 import type { PauseReason, RelayState, Role } from '../../src/protocol/index.js';
-import type { HistoryEntry, HistoryView } from '../../src/tui/history.js';
-import type { TuiState } from '../../src/tui/store.js';
+import type { HistoryEntry, HistoryView } from '../../src/tui/state/handoff-history.js';
+import type { TuiState } from '../../src/tui/state/store.js';
 import { programOutput } from './random-output.js';
 
 export type Size = readonly [cols: number, rows: number];

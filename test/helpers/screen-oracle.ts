@@ -11,12 +11,12 @@ import stripAnsi from 'strip-ansi';
 import { vi } from 'vitest';
 import { ROLES, type Role } from '../../src/protocol/index.js';
 import { Screen } from '../../src/pty/screen.js';
-import { Compositor, firstLayout } from '../../src/tui/compositor.js';
-import { copyMode, enterCopy, leaveCopy } from '../../src/tui/copy-mode.js';
-import { type HistoryView, historyKeys } from '../../src/tui/history.js';
-import { editLine, emptyLine } from '../../src/tui/line-editor.js';
-import { Store, type TuiState } from '../../src/tui/store.js';
-import { RealTerminal } from '../../src/tui/terminal.js';
+import { copyMode, enterCopy, leaveCopy } from '../../src/tui/actions/copy-mode.js';
+import { editLine, emptyLine } from '../../src/tui/input/line-editor.js';
+import { type HistoryView, historyKeys } from '../../src/tui/state/handoff-history.js';
+import { Store, type TuiState } from '../../src/tui/state/store.js';
+import { Compositor, firstLayout } from '../../src/tui/view/compositor.js';
+import { RealTerminal } from '../../src/tui/view/terminal.js';
 import { type Step, stepText } from './oracle-steps.js';
 import { tuiState } from './tui-state.js';
 

@@ -1,6 +1,6 @@
 /** A whole TUI state for tests: a run that has not started (no goal, round 0 of 10), claude and codex starting, nothing open. */
 import { DEFAULT_DELIVERY, initialState } from '../../src/protocol/index.js';
-import type { TuiState } from '../../src/tui/store.js';
+import type { TuiState } from '../../src/tui/state/store.js';
 
 export function tuiState(patch: Partial<TuiState> = {}): TuiState {
   return {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KeyDraft } from '../../src/pty/draft.js';
 import { isEscape, isPaste, keyAt, markerTail, PASTE_START, pastedText, splitKeys } from '../../src/pty/keys.js';
-import { KeyRouter } from '../../src/tui/keys.js';
-import { editLine, emptyLine } from '../../src/tui/line-editor.js';
+import { KeyRouter } from '../../src/tui/input/keyboard.js';
+import { editLine, emptyLine } from '../../src/tui/input/line-editor.js';
 
 describe('one key tokenizer', () => {
   it('reads escape sequences whole: arrows, Ctrl-arrows, Delete, PgUp, SS3 and mouse reports', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { InstalledAgent } from '../../src/app/config/installed.js';
-import { initialPicker, type PickerKey, type PickerOutcome, type PickerState, pickerKeys, pickerStep } from '../../src/tui/agent-picker.js';
+import {
+  initialPicker,
+  type PickerKey,
+  type PickerOutcome,
+  type PickerState,
+  pickerKeys,
+  pickerStep,
+} from '../../src/tui/picker/picker-state.js';
 
 const found: InstalledAgent[] = ['claude', 'codex', 'gemini'].map((p) => ({ profile: p, program: p, path: `/bin/${p}` }));
 

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { type BandInfo, bandParts, roundsBar } from '../../src/tui/band.js';
-import StatusBand from '../../src/tui/components/StatusBand.js';
-import { columns } from '../../src/tui/width.js';
+import { columns } from '../../src/tui/paint/width.js';
+import { type BandInfo, bandParts, roundsBar } from '../../src/tui/view/band.js';
+import StatusBand from '../../src/tui/view/components/StatusBand.js';
 
 const info: BandInfo = {
   agents: { planner: 'claude', builder: 'codex' },

@@ -1,14 +1,14 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { splitKeys } from '../../src/pty/keys.js';
-import Chrome from '../../src/tui/components/Chrome.js';
-import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
-import Help from '../../src/tui/components/Help.js';
-import { BINDINGS, keyName } from '../../src/tui/keys.js';
-import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/tui/line-editor.js';
-import type { TuiState } from '../../src/tui/store.js';
-import { toastFor } from '../../src/tui/toasts.js';
-import { columns } from '../../src/tui/width.js';
+import { BINDINGS, keyName } from '../../src/tui/input/keyboard.js';
+import { editLine, emptyLine, type LineState, readPromptLine } from '../../src/tui/input/line-editor.js';
+import { columns } from '../../src/tui/paint/width.js';
+import type { TuiState } from '../../src/tui/state/store.js';
+import { toastFor } from '../../src/tui/state/toast-text.js';
+import Chrome from '../../src/tui/view/components/Chrome.js';
+import GoalPrompt from '../../src/tui/view/components/GoalPrompt.js';
+import Help from '../../src/tui/view/components/Help.js';
 import { tuiState } from '../helpers/tui-state.js';
 
 const base = tuiState();

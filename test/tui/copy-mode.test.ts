@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import type { RelayRunner } from '../../src/app/run/runner.js';
 import type { Role } from '../../src/protocol/index.js';
 import { Screen } from '../../src/pty/screen.js';
-import { commandRunner } from '../../src/tui/commands.js';
-import type { Compositor } from '../../src/tui/compositor.js';
-import type { HistoryView } from '../../src/tui/history.js';
-import { inputRouter } from '../../src/tui/input.js';
-import { KeyRouter } from '../../src/tui/keys.js';
-import { layout } from '../../src/tui/layout.js';
-import { Store } from '../../src/tui/store.js';
+import { commandRunner } from '../../src/tui/actions/commands.js';
+import { inputRouter } from '../../src/tui/actions/input-router.js';
+import { KeyRouter } from '../../src/tui/input/keyboard.js';
+import { layout } from '../../src/tui/paint/layout.js';
+import type { HistoryView } from '../../src/tui/state/handoff-history.js';
+import { Store } from '../../src/tui/state/store.js';
+import type { Compositor } from '../../src/tui/view/compositor.js';
 import { tuiState } from '../helpers/tui-state.js';
 
 /** Both panes side by side on a 160×11 terminal: each agent's screen is 78×5, with 20 lines printed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CopyState, copyQuestion, findMatch, type Lines, osc52, selectionText, spansOn } from '../../src/tui/copy-text.js';
+import { type CopyState, copyQuestion, findMatch, type Lines, osc52, selectionText, spansOn } from '../../src/tui/state/copy-text.js';
 
 /** Lines as a buffer holds them; a line starting with `↪` continues the one above (a soft wrap). */
 function lines(...rows: string[]): Lines {

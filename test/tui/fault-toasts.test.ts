@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { faultWatcher, toastFor } from '../../src/tui/toasts.js';
+import { faultWatcher, toastFor } from '../../src/tui/state/toast-text.js';
 
 describe('fault pauses in the TUI', () => {
   it('each new state_unwritable or internal_error pause is shown once, from the state (its journal line may be missing)', () => {

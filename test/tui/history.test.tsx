@@ -3,9 +3,9 @@ import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunRecord, readRun } from '../../src/app/commands/runs.js';
 import type { JournalRebuilt } from '../../src/protocol/index.js';
-import History from '../../src/tui/components/History.js';
-import { bodyRows, type HistoryView, historyKeys, historyView } from '../../src/tui/history.js';
-import { columns, cut } from '../../src/tui/width.js';
+import { columns, cut } from '../../src/tui/paint/width.js';
+import { bodyRows, type HistoryView, historyKeys, historyView } from '../../src/tui/state/handoff-history.js';
+import History from '../../src/tui/view/components/HistoryPanel.js';
 import { onlyRunJournal, relevo, tempDir } from '../helpers/cli.js';
 
 const DOWN = '\x1b[B';

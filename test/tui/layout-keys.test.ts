@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePrefix, prefixName } from '../../src/app/config/prefix.js';
-import { KeyRouter } from '../../src/tui/keys.js';
-import { layout } from '../../src/tui/layout.js';
+import { KeyRouter } from '../../src/tui/input/keyboard.js';
+import { layout } from '../../src/tui/paint/layout.js';
 
 describe('layout', () => {
   it('puts the panes side by side from 160 columns, each PTY sized to its box inside the border', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Screen } from '../../src/pty/screen.js';
-import { layout } from '../../src/tui/layout.js';
-import { encodeMouse, hitPane, isMotion, isPress, MOUSE_OFF, MOUSE_ON, MouseReader, wheelStep } from '../../src/tui/mouse.js';
-import { RealTerminal } from '../../src/tui/terminal.js';
+import { encodeMouse, hitPane, isMotion, isPress, MOUSE_OFF, MOUSE_ON, MouseReader, wheelStep } from '../../src/tui/input/mouse.js';
+import { layout } from '../../src/tui/paint/layout.js';
+import { RealTerminal } from '../../src/tui/view/terminal.js';
 
 const wheelUp = (x: number, y: number) => `\x1b[<64;${x};${y}M`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noColor, withoutColor } from '../../src/tui/no-color.js';
+import { noColor, withoutColor } from '../../src/tui/paint/no-color.js';
 
 describe('NO_COLOR', () => {
   it("drops the colours of relevo's chrome and keeps its weights", () => {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Screen, type Span } from '../../src/pty/screen.js';
-import { PanePainter, type Rect } from '../../src/tui/painter.js';
+import { PanePainter, type Rect } from '../../src/tui/paint/painter.js';
 import { programOutput as output, rng } from '../helpers/random-output.js';
 
 const screens: Screen[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Screen } from '../../src/pty/screen.js';
-import { PanePainter, type Rect } from '../../src/tui/painter.js';
+import { PanePainter, type Rect } from '../../src/tui/paint/painter.js';
 
 const E = '\x1b[';
 const CUP = /\x1b\[\d+;\d+H/g;

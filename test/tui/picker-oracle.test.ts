@@ -6,9 +6,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InstalledAgent } from '../../src/app/config/installed.js';
-import { initialPicker, type PickerKey, type PickerState, pickerStep } from '../../src/tui/agent-picker.js';
-import { PickerScreen } from '../../src/tui/picker-screen.js';
-import { RealTerminal } from '../../src/tui/terminal.js';
+import { PickerScreen } from '../../src/tui/picker/picker-screen.js';
+import { initialPicker, type PickerKey, type PickerState, pickerStep } from '../../src/tui/picker/picker-state.js';
+import { RealTerminal } from '../../src/tui/view/terminal.js';
 import { rng } from '../helpers/random-output.js';
 import { difference, MARGIN, outside, PersonTerminal } from '../helpers/screen-oracle.js';
 

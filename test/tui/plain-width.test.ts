@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { PLAIN_RANGES, plainWidth } from '../../src/tui/plain-width.js';
+import { PLAIN_RANGES, plainWidth } from '../../src/tui/paint/plain-width.js';
 
 const plainChars = PLAIN_RANGES.flatMap(([from, to]) =>
   Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)).filter((c) => plainWidth(c) !== undefined),

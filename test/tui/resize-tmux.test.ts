@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../src/protocol/index.js';
-import { CHROME_ROWS } from '../../src/tui/compositor.js';
-import { layout, type Rect } from '../../src/tui/layout.js';
-import { cells, columns } from '../../src/tui/width.js';
+import { layout, type Rect } from '../../src/tui/paint/layout.js';
+import { cells, columns } from '../../src/tui/paint/width.js';
+import { CHROME_ROWS } from '../../src/tui/view/compositor.js';
 import { simCommand } from '../helpers/cli.js';
 import { band, freshTmuxServers, keys, start, tmux, until } from '../helpers/tui-tmux.js';
 

@@ -2,11 +2,11 @@ import { render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { splitKeys } from '../../src/pty/keys.js';
-import { type BandInfo, bandParts } from '../../src/tui/band.js';
-import GoalPrompt from '../../src/tui/components/GoalPrompt.js';
-import { paneFrame } from '../../src/tui/frame.js';
-import { editLine, emptyLine, type LineState } from '../../src/tui/line-editor.js';
-import { columns, cut, fit, fitPadded, wrap, wrapKept } from '../../src/tui/width.js';
+import { editLine, emptyLine, type LineState } from '../../src/tui/input/line-editor.js';
+import { columns, cut, fit, fitPadded, wrap, wrapKept } from '../../src/tui/paint/width.js';
+import { type BandInfo, bandParts } from '../../src/tui/view/band.js';
+import GoalPrompt from '../../src/tui/view/components/GoalPrompt.js';
+import { paneFrame } from '../../src/tui/view/frame.js';
 
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
