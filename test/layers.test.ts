@@ -49,7 +49,8 @@ const layer = (folder: string) =>
 /**
  * Where each room of src/ sits: a module may import its own room and any room of a lower rank,
  * never one of the same or a higher rank. protocol ← pty ← app ← tui ← the command; inside pty the
- * backends sit on the terminal core; inside app, faults ← store, replies ← config ← run ← commands.
+ * backends sit on the terminal core; inside app, faults ← store, replies ← config ← run ← commands;
+ * inside tui, paint ← input ← state ← view ← actions ← picker ← the start-up files at its top.
  * The hook program and the simulator stand beside them (see their own tests); bench and dev are
  * tools on top.
  */
@@ -63,7 +64,13 @@ const RANK: Readonly<Record<string, number>> = {
   'app/config': 2.2,
   'app/run': 2.3,
   'app/commands': 2.4,
-  tui: 3,
+  'tui/paint': 3,
+  'tui/input': 3.05,
+  'tui/state': 3.1,
+  'tui/view': 3.15,
+  'tui/actions': 3.2,
+  'tui/picker': 3.25,
+  tui: 3.3,
   hook: 3.5,
   sim: 3.6,
   'cli.ts': 4,
@@ -129,6 +136,12 @@ describe('layers: dependencies point inward, toward src/protocol', () => {
     expect(upwardImports(at('pty/screen.ts'), "import type { X } from './backends/tmux.js';")).toEqual(['pty/backends']);
     expect(upwardImports(at('app/store/journal.ts'), "export { y } from '../replies/transcript.js';")).toEqual(['app/replies']);
     expect(upwardImports(at('protocol/machine.ts'), "import './x.js';\nconst m = await import('../tui/app.js');")).toEqual(['tui']);
+    expect(upwardImports(at('tui/paint/width.ts'), "import type { TuiState } from '../state/store.js';")).toEqual(['tui/state']);
+    expect(upwardImports(at('tui/view/frame.ts'), "import { copyMode } from '../actions/copy-mode.js';")).toEqual(['tui/actions']);
+    expect(upwardImports(at('tui/actions/input-router.ts'), "import { runTui } from '../app.js';")).toEqual(['tui']);
+    expect(
+      upwardImports(at('tui/view/components/Chrome.tsx'), "import { fit } from '../../paint/width.js';\nimport Help from './Help.js';"),
+    ).toEqual([]);
     expect(
       upwardImports(at('app/run/runner.ts'), "import { z } from '../store/journal.js';\nimport { a } from '../../pty/backends/tmux.js';"),
     ).toEqual([]);
