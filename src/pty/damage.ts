@@ -1,33 +1,28 @@
-/**
- * Which rows of a headless xterm changed since a painter last asked: screen.ts's helper (only
- * screen.ts imports @xterm/headless; this sees the part of it it reads, by shape).
- */
+/** Which rows of a headless xterm changed since a painter last asked: screen.ts's helper. */
+import type { XtermInternals } from './xterm-internals.js';
+
 /** Rows of the live screen, `from` to `to` (both included; `from` > `to`: none). */
 export type RowRange = { readonly from: number; readonly to: number };
 
-/** What the damage tracker reads of xterm: its resize events, and the input handler's refresh requests. */
+/** What the damage tracker reads of xterm's public API: its resize events. */
 type DamageSource = {
   onResize(listener: () => void): unknown;
 };
-type RefreshRows = { onRequestRefreshRows?: (listener: (rows: { start: number; end: number } | undefined) => void) => unknown };
 
 /**
- * Which rows of the live screen changed, as xterm's own renderer learns it: the input handler's
- * dirty rows after each parse (not in the public API of @xterm/headless: looked up by shape, and
- * without it every row counts as changed; a buffer switch asks for all of them), and every row on
- * a resize. A scroll needs no listener of its own: xterm marks the scrolled region dirty itself,
- * and the rows outside it did not move. (xterm's public onScroll fires for every line a flood
- * scrolls, through two emitters: ≈ 2 % of a flood's time, for nothing the refresh request lacks.)
+ * Which rows of the live screen changed, as xterm's own renderer learns it: the rows each parse
+ * dirtied (an xterm internal; without it every row counts as changed), and every row on a resize.
+ * Scrolls need no listener: xterm marks the scrolled region dirty, and xterm's public onScroll
+ * fires once per scrolled line, a cost in a flood for nothing the dirty rows lack.
  */
 export class DamageTracker {
   #from = 0;
   #to = Number.POSITIVE_INFINITY;
   readonly #known: boolean;
 
-  constructor(term: DamageSource) {
-    const input = (term as { _core?: { _inputHandler?: RefreshRows } })._core?._inputHandler;
-    this.#known = typeof input?.onRequestRefreshRows === 'function';
-    input?.onRequestRefreshRows?.((rows) => (rows ? this.#mark(rows.start, rows.end) : this.#all()));
+  constructor(term: DamageSource, onRefreshRows: XtermInternals['onRefreshRows']) {
+    this.#known = onRefreshRows !== undefined;
+    onRefreshRows?.((rows) => (rows ? this.#mark(rows.start, rows.end) : this.#all()));
     term.onResize(() => this.#all());
   }
 

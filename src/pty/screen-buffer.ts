@@ -1,9 +1,9 @@
 /**
- * screen.ts's helpers over its headless xterm (only the Screen uses them, and only screen.ts imports
- * @xterm/headless: these see the parts of it they read, by shape): a cell's rendition, the whole
- * buffer's text for copy mode, and the mouse reporting the program asked for.
+ * screen.ts's helpers over its headless xterm, seen by shape: a cell's rendition, the whole
+ * buffer's text for copy mode, the mouse reporting asked for, and lines leaving the buffer.
  */
 import { COLOR_MODE, copySgr, DEFAULT_SGR, SGR_FLAG, type Sgr } from './sgr.js';
+import type { LineList } from './xterm-internals.js';
 
 type CellFlag =
   | 'isAttributeDefault'
@@ -157,31 +157,10 @@ export function mayMismeasure(chars: string, width: number): boolean {
   return chars.length > 1 || (width === 2 && chars.charCodeAt(0) < 0x2e80);
 }
 
-/** The normal buffer's line list (xterm's CircularList, by shape). */
-type LineList<L> = {
-  readonly length: number;
-  readonly maxLength: number;
-  get(index: number): L | undefined;
-  push(line: L): void;
-  recycle(): L;
-  splice(start: number, deleteCount: number, ...items: L[]): void;
-  trimStart(count: number): void;
-  shiftElements(start: number, count: number, offset: number): void;
-};
-/** How xterm holds it (not in @xterm/headless's public API). */
-type BufferCore<L> = { _core?: { _bufferService?: { buffers?: { normal?: { lines?: LineList<L> } } } } };
-
-/** The normal buffer's line list, or undefined when xterm does not hold it as this module expects. */
-export function normalLines<L>(term: object): LineList<L> | undefined {
-  const lines = (term as BufferCore<L>)._core?._bufferService?.buffers?.normal?.lines;
-  const methods = ['get', 'push', 'recycle', 'splice', 'trimStart', 'shiftElements'] as const;
-  return lines && methods.every((m) => typeof lines[m] === 'function') ? lines : undefined;
-}
-
 /**
  * Calls `leave` with each line about to leave the top of `lines` (oldest first), before xterm
  * reuses or drops it: wherever its list trims (a scroll with the buffer full, an insert into a
- * full buffer, a resize's trim, erasing the scrollback).
+ * full buffer, a resize's trim, erasing the scrollback). The list is checked in xterm-internals.ts.
  */
 export function watchLeaving<L>(lines: LineList<L>, leave: (line: L) => void): void {
   const list = Object.getPrototypeOf(lines) as LineList<L>;

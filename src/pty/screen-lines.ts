@@ -1,11 +1,11 @@
 /**
- * A pane's lines as one list: the scrollback kept compactly (scrollback.ts) above what xterm's
- * buffer still holds (its own short scrollback and the live screen), numbered from 0 (the oldest
- * line kept); the painted view over them, and marks that follow a line as it scrolls up and out
- * of xterm. screen.ts's helper: xterm is seen by shape, as in screen-buffer.ts.
+ * A pane's lines as one list, numbered from the oldest kept: the compact scrollback (scrollback.ts)
+ * above xterm's own buffer; the painted view over them, and marks that follow a line as it scrolls
+ * out of xterm. screen.ts's helper.
  */
-import { type BufferText, normalLines, watchLeaving } from './screen-buffer.js';
-import { type CellSlot, type LeavingLine, Scrollback } from './scrollback.js';
+import { type BufferText, watchLeaving } from './screen-buffer.js';
+import { Scrollback } from './scrollback.js';
+import type { CellSlot, ScrollbackHooks } from './xterm-internals.js';
 
 /** A line as the screen reads it, from xterm's buffer or from the scrollback. */
 export type ReadLine<C> = {
@@ -35,13 +35,13 @@ type Terminal<C> = {
   readonly parser: { registerCsiHandler(id: { prefix?: string; final: string }, cb: (params: (number | number[])[]) => boolean): unknown };
   resize(cols: number, rows: number): void;
 };
-type ResetEvents = { _core?: { _inputHandler?: { onRequestReset?: (cb: () => void) => unknown } } };
 
 /** A point in the lines that follows scrolling; `line` is -1 once it is no longer kept. */
 export type Mark = { readonly line: number; dispose(): void };
 
 export class ScreenLines<C> {
   readonly #term: Terminal<C>;
+  readonly #hooks: ScrollbackHooks | undefined;
   /** xterm's buffers, read once (the getter checks an option on every call). */
   readonly #buffers: Terminal<C>['buffer'];
   /** Scrollback lines xterm itself keeps (the rest go to #kept). */
@@ -54,11 +54,16 @@ export class ScreenLines<C> {
   #viewAt: number | null = null;
   readonly #slot: C;
 
-  /** `keep`: lines kept above the live screen, at least; xterm itself holds `live` of them. */
-  constructor(term: Terminal<C>, keep: number, live: number) {
+  /**
+   * `keep`: lines kept above the live screen, at least; xterm itself holds `live` of them, or all
+   * of them without `hooks` (xterm's internals the compact scrollback needs).
+   */
+  constructor(term: Terminal<C>, keep: number, live: number, hooks: ScrollbackHooks | undefined) {
     this.#term = term;
+    this.#hooks = hooks;
     this.#buffers = term.buffer;
-    this.#live = Math.min(live, keep);
+    this.#live = hooks === undefined ? keep : Math.min(live, keep);
+    if (hooks === undefined) term.options.scrollback = this.#live;
     this.#kept = new Scrollback(keep - this.#live);
     this.#slot = this.#buffers.active.getNullCell();
     this.#watch();
@@ -72,7 +77,7 @@ export class ScreenLines<C> {
     term.parser.registerCsiHandler({ final: 'J' }, erase);
     term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase);
     // A hard reset (RIS) gives xterm new buffers: the history goes, the new list is watched.
-    (term as ResetEvents)._core?._inputHandler?.onRequestReset?.(() => {
+    hooks?.onReset(() => {
       this.#kept.clear();
       this.#watch();
     });
@@ -190,7 +195,7 @@ export class ScreenLines<C> {
   }
 
   #watch(): void {
-    const lines = normalLines<LeavingLine>(this.#term);
+    const lines = this.#hooks?.normalLines();
     if (lines === undefined || lines === this.#watched) return;
     this.#watched = lines;
     watchLeaving(lines, (line) => {

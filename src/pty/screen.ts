@@ -6,6 +6,7 @@ import { type BufferText, type MouseMode, trackCursorVisible, trackMouse } from 
 import { type Mark, ScreenLines } from './screen-lines.js';
 import { DEFAULT_SGR, type Sgr } from './sgr.js';
 import { renderRow, type Span } from './styled-row.js';
+import { xtermInternals } from './xterm-internals.js';
 
 export type { RowRange } from './damage.js';
 export type { BufferText, MouseMode } from './screen-buffer.js';
@@ -39,10 +40,10 @@ export type Cursor = { readonly row: number; readonly col: number; readonly visi
 const XTERM_SCROLLBACK = 500;
 
 /**
- * A headless xterm fed with an agent's output bytes (UTF-8 decoded as a stream by xterm),
- * Unicode 11 widths, ≥ 10,000 lines of scrollback: the newest in xterm, the rest kept compactly
- * by screen-lines.ts. The only place that knows @xterm/headless (with its helpers in
- * screen-buffer.ts, screen-lines.ts and scrollback.ts, which see it by shape).
+ * A headless xterm fed with an agent's output bytes (xterm decodes UTF-8 as a stream), Unicode 11
+ * widths, at least 10,000 lines of scrollback (the newest in xterm, the rest compactly:
+ * screen-lines.ts). The only module that imports @xterm/headless; its helpers see it by shape,
+ * its internals through xterm-internals.ts.
  */
 export class Screen {
   readonly #term: XTerminal;
@@ -76,9 +77,10 @@ export class Screen {
     });
     this.#cursorVisible = trackCursorVisible(this.#term);
     this.#mouse = trackMouse(this.#term);
-    this.#lines = new ScreenLines<XCell>(this.#term, keep, XTERM_SCROLLBACK);
+    const internals = xtermInternals(this.#term);
+    this.#lines = new ScreenLines<XCell>(this.#term, keep, XTERM_SCROLLBACK, internals.scrollback);
     this.text = this.#lines.bufferText();
-    this.#damage = new DamageTracker(this.#term);
+    this.#damage = new DamageTracker(this.#term, internals.onRefreshRows);
     for (const code of options.osc ?? []) {
       this.#term.parser.registerOscHandler(code, (data) => {
         this.#osc.set(code, data);

@@ -1,37 +1,10 @@
 /**
- * The scrollback above a pane's headless terminal, kept compactly: each line that leaves xterm's
- * buffer at the top is copied here as xterm holds it — three 32-bit words a cell (content, fg, bg)
- * — up to its last cell that is not a default blank, into large segments. An xterm line costs
- * its full width plus ≈ 600 bytes of objects and allocations; here it costs its used cells and two
- * words. Segments are reused as the oldest lines go, so a long flood allocates nothing.
- *
- * screen.ts's helper (it sees xterm's lines and cells by shape, as screen-buffer.ts does).
+ * The scrollback above a pane's headless terminal: each line leaving xterm's buffer at the top is
+ * copied as xterm holds it, up to its last non-blank cell, into reused segments — far smaller than
+ * xterm's own lines, and a long flood allocates nothing. screen.ts's helper.
  */
+import { type CellSlot, CODE_MASK, WIDTH_ONE, WIDTH_SHIFT, WORDS_PER_CELL, type XtermLine } from './xterm-internals.js';
 
-/** A line of xterm's buffer as it leaves (its BufferLine, by shape). */
-export type LeavingLine = {
-  readonly length: number;
-  readonly isWrapped: boolean;
-  readonly _data: Uint32Array;
-  readonly _combined: Readonly<Record<number, string>>;
-  readonly _extendedAttrs: Readonly<Record<number, unknown>>;
-};
-
-/** The cell a reader fills (xterm's CellData, by shape): then its own getters read it. */
-export type CellSlot = {
-  content: number;
-  fg: number;
-  bg: number;
-  combinedData: string;
-  extended: unknown;
-  getChars(): string;
-  getWidth(): number;
-};
-
-/** A cell's words in xterm: the code point and width bits of its content word. */
-const CODE_MASK = 0x3fffff;
-const WIDTH_ONE = 1 << 22;
-const WORDS_PER_CELL = 3;
 /** A line's record: [cells << 1 | wrapped, cols], then its cells' words. */
 const HEAD = 2;
 /** 256 KiB segments: above glibc's mmap threshold, so a dropped one goes back to the system. */
@@ -93,7 +66,7 @@ export class Scrollback {
   }
 
   /** Keeps `line` (the newest). */
-  add(line: LeavingLine): void {
+  add(line: XtermLine): void {
     const data = line._data;
     const cols = line.length;
     let segment = this.#segments[this.#segments.length - 1];
@@ -242,7 +215,7 @@ export class ScrollbackRow {
   #trimmedLength(): number {
     for (let x = this.#cells - 1; x >= 0; x--) {
       const content = this.#words[this.#at + HEAD + x * WORDS_PER_CELL]!;
-      if ((content & CODE_MASK) !== 0) return x + (content >>> 22);
+      if ((content & CODE_MASK) !== 0) return x + (content >>> WIDTH_SHIFT);
     }
     return 0;
   }

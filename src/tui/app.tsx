@@ -10,6 +10,7 @@ import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
 import { type AgentState, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
+import { xtermFallbacks, xtermFallbackText } from '../pty/xterm-internals.js';
 import { commandRunner, exitCode } from './actions/commands.js';
 import { pendingEditor } from './actions/edit-pending.js';
 import { goalPromptKeys } from './actions/goal-prompt.js';
@@ -115,6 +116,7 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
     const note = untestedNote(role, runner.spec(role));
     if (note !== null) toast(`untested: ${note}`, 'warn');
   }
+  for (const problem of xtermFallbacks()) toast(xtermFallbackText(problem), 'warn');
   if (opened.createdStateDir) toast(firstRunNote(options.stateDir));
   early.started(toast);
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type JournalEntry, ROLES, type Role } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
+import { xtermFallbacks } from '../../pty/xterm-internals.js';
 import type { AgentSpec } from '../config/launch.js';
 import { untestedEntry } from '../config/versions.js';
 import type { RunnerOptions } from './run-options.js';
@@ -74,6 +75,8 @@ export function journalRunStart(
     const entry = untestedEntry(role, options.agents[role]);
     if (entry) journal.append(entry);
   }
+  // The panes' screens have started: an xterm internal they found missing is journaled with its fallback.
+  for (const { internal, found, fallback } of xtermFallbacks()) journal.append({ type: 'xterm_fallback', internal, found, fallback });
   const memory = options.memory;
   if (memory) {
     const st = memory.status;

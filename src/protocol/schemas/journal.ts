@@ -204,6 +204,8 @@ export const journalEntrySchema = lazySchema(() =>
       tested: field,
       detail: field,
     }),
+    /** At start: an xterm internal relevo reads is missing or changed shape, and the fallback taken. A warning: the run goes on. */
+    z.strictObject({ type: z.literal('xterm_fallback'), internal: field, found: field, fallback: field }),
     z.strictObject({ type: z.literal('lookalike'), role, line: z.string() }),
     z.strictObject({ type: z.literal('blocked'), role, detail: z.string().optional() }),
     z.strictObject({ type: z.literal('unblocked'), role }),
