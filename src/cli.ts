@@ -13,15 +13,9 @@ export function packageVersion(): string {
 }
 
 /**
- * The TUI's modules, React among them in its production build (the development build is slower
- * and larger; React picks one from NODE_ENV when first imported). relevo's own UI runs production
- * whatever NODE_ENV says — a NODE_ENV in a person's shell is meant for their project — and the
- * variable is put back right after, so the agents (and the npm or tests they run) see it unchanged.
- *
- * Ink's layout engine (yoga, WebAssembly built for browsers) loads its embedded binary with `fetch`
- * where there is one: on Node that starts undici and decodes a 120 KB data: URL through it, 20–40 ms
- * of the first frame; without `fetch` it decodes the same bytes with `atob`. So `fetch` is hidden
- * while the modules load and put back right after (relevo never calls it).
+ * The TUI's modules: React in its production build whatever NODE_ENV says (a person's NODE_ENV is
+ * for their project; put back after, so the agents see it), and `fetch` hidden meanwhile, so Ink's
+ * yoga decodes its embedded binary with `atob` instead of starting undici (relevo never calls it).
  */
 async function importTui(): Promise<typeof import('./tui/start.js')> {
   const given = process.env.NODE_ENV;
@@ -103,8 +97,8 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     io.stdout.write(`relevo-tui ${packageVersion()}\n`);
     return 0;
   }
-  // In a terminal the TUI's modules start loading now, beside the options' (the loader reads their
-  // files while the options are parsed): ≈ 10 ms sooner to the first frame. Not for --headless.
+  // In a terminal the TUI's modules start loading now, their files read while the options are
+  // parsed: the first frame comes sooner. Not for --headless.
   const tui = process.stdin.isTTY && process.stdout.isTTY && !args.includes('--headless') ? importTui() : undefined;
   tui?.catch(() => {}); // a failure is reported where the TUI starts
   try {

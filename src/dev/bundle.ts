@@ -1,12 +1,8 @@
 /**
- * `npm run build`'s second step: the command as one bundle (dist/bundle/), from tsc's output.
- *
- * A start of relevo-tui loaded ≈ 350 ES modules from dist/ and node_modules/ (each resolved, read,
- * compiled and linked on its own); the bundle is a few chunks, split where the CLI imports lazily
- * (a subcommand, the TUI, `--headless`), so `--help` and the `hook` forwarder still load almost
- * nothing. React and the other libraries are built for production. The pseudo-terminal driver
- * stays outside (its binary is per platform); so does ink's devtools client (never installed).
- * The licences of every package that went into the bundle are written beside it.
+ * `npm run build`'s second step: the command bundled from tsc's output into dist/bundle/ (a few
+ * chunks, split where the CLI imports lazily, instead of hundreds of modules each loaded on its own),
+ * libraries in production builds, the pseudo-terminal driver and ink's devtools left outside, and
+ * the bundled packages' licences beside it.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -75,9 +71,8 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
         },
       },
       {
-        // Ink measures its text with string-width, whose first non-ASCII text compiles an emoji
-        // test (30–50 ms): plain text is measured without it (src/tui/plain-width.ts), the rest by
-        // string-width. wrap-ansi's own older string-width is left as it is.
+        // Ink's string-width compiles a costly emoji test on its first non-ASCII text: plain text is
+        // measured without it (src/tui/plain-width.ts). wrap-ansi's own older string-width is left.
         name: 'plain-width',
         async resolveId(source, importer) {
           if (source !== 'string-width' || importer === undefined) return null;
@@ -95,9 +90,8 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
       },
     ],
   });
-  // ASCII only (non-ASCII characters escaped): V8 keeps a module's source for as long as it runs,
-  // and one character outside Latin-1 makes it a two-byte string — ≈ 0.65 MB more for Ink's and
-  // xterm's chunks.
+  // ASCII only (non-ASCII escaped): V8 keeps a module's source while it runs, and one character
+  // outside Latin-1 makes it a two-byte string, twice the memory.
   const { output } = await build.write({ dir: OUT, format: 'esm', minify: true, charset: 'ascii', chunkFileNames: '[name]-[hash].js' });
   await build.close();
   const packages = new Set<string>();

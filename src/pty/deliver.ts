@@ -38,7 +38,7 @@ const pasteModeUnseen = new WeakSet<Pane>();
 
 /**
  * Resolves true once `ready()` holds, or with the reason it never will. Checks on every evaluation
- * and every 50 ms; with `onUpdate`, on every screen update too (what relevo just typed shows there
+ * and every `POLL_MS`; with `onUpdate`, on every screen update too (what relevo just typed shows there
  * first: only the short waits after typing, not a wait on a streaming agent).
  */
 export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number, onUpdate = false): Promise<true | string> {

@@ -80,8 +80,8 @@ export class LocalPane implements Pane {
       rows: options.rows,
       cwd: options.cwd,
       env: { ...options.env },
-      // node-pty decodes UTF-8 (split sequences too) as it reads, natively, and sets IUTF8 on the
-      // terminal: bytes copied and run through a streaming TextDecoder cost 2–4 ms a MB of a flood.
+      // node-pty decodes UTF-8 (split sequences too) natively as it reads, and sets IUTF8 on the
+      // terminal: cheaper than a streaming TextDecoder on the main thread.
       encoding: 'utf8',
     });
     this.#started = procStat(this.#pty.pid)?.start ?? null;

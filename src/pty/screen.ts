@@ -90,13 +90,10 @@ export class Screen {
   }
 
   /**
-   * Feeds bytes; resolves once xterm has parsed them. Parsed at once, in this call (unless earlier
-   * writes still wait, behind a parser handler that went async): xterm would start each write that
-   * finds its buffer empty on a 0 ms timeout (≥ 1 ms in Node). A flood read in batches waited that
-   * long for every batch (its thread idle), and parsed the batches that piled up meanwhile in 12 ms
-   * slices that a keystroke's echo in the other pane waited behind. xterm's own path for user input
-   * (`input('', true)`) is the way to a write parsed at once. `parsed` is called once the bytes are
-   * parsed, in xterm's callback — a throw in it is rethrown on its own, never into xterm's write loop.
+   * Feeds bytes; resolves once parsed. Parsed in this call (unless earlier writes wait behind an
+   * async handler) through xterm's user-input path: xterm would start it on a timeout, and a flood's
+   * batches piled up into slices a keystroke's echo waited behind. A throw in `parsed` is rethrown
+   * on its own, never into xterm's write loop.
    */
   write(data: Uint8Array | string, parsed?: () => void): Promise<void> {
     this.#version++;
@@ -218,20 +215,12 @@ export class Screen {
   }
 
   /**
-   * Row `y` of the visible screen as `width` terminal columns from column `from`, for a real
-   * terminal: the text with SGR sequences (default/16/256/RGB colours, bold, dim, italic,
-   * underline, blink, inverse, invisible, strikethrough, overline), emitted only where the
-   * rendition changes. Expects default attributes at the start and ends with `ESC[0m`.
-   * A wide character takes two columns (its placeholder cell is skipped); one cut by either edge
-   * becomes a space. Columns past the screen (or a row past its bottom) are default spaces.
-   * Underline styles/colours and hyperlinks are not rendered (not in xterm's public cell API).
-   *
-   * `anchor`: the real terminal's 0-based column where the row is written. When given, the
-   * cursor is re-synced (`ESC[nG`) after each character a real terminal may measure differently
-   * from xterm's Unicode 11 tables (emoji, symbols drawn wide, combining sequences), so a
-   * disagreement shifts nothing after it; such a wide character's two cells are erased (`ESC[2X`)
-   * before it is drawn, so a terminal drawing it narrow leaves no stale cell. `invert`: columns
-   * drawn in reverse video (copy mode's selection).
+   * Row `y` of the visible screen as `width` columns from `from`, for a real terminal: text with SGR
+   * sequences where the rendition changes (from default attributes, ending with `ESC[0m`); a wide
+   * character cut by an edge, and columns past the screen, are spaces. Underline styles and
+   * hyperlinks are not rendered (not in xterm's public cell API). `anchor`: the real terminal's
+   * column of the row, to re-sync the cursor after each character it may measure otherwise than
+   * xterm (see styled-row.ts). `invert`: columns drawn in reverse video (copy mode's selection).
    */
   styledRow(y: number, width: number, from = 0, anchor?: number, invert?: readonly Span[]): string {
     const line = y >= 0 && y < this.#term.rows ? this.#lines.line(this.#lines.viewTop + y) : undefined;

@@ -66,7 +66,7 @@ function buildConfigSchema() {
 let built: ReturnType<typeof buildConfigSchema> | undefined;
 /**
  * The settings file's schema, built when first needed: most starts have no relevo.toml, and its
- * ≈ 100 zod schemas (each field described) would cost the first frame their construction.
+ * many zod schemas (each field described) would cost the first frame their construction.
  */
 export const configSchema = () => (built ??= buildConfigSchema());
 

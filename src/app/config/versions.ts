@@ -14,10 +14,7 @@ import type { AgentSpec } from './launch.js';
 import { unwrapEnv } from './profiles.js';
 import { self } from './self.js';
 
-/**
- * How long an agent CLI may take to print its version. Gemini CLI 0.61 loads its whole bundle twice
- * (it relaunches itself) even for `--version`: 4 s on an idle machine, over 10 s on a loaded one.
- */
+/** How long an agent CLI may take to print its version: Gemini CLI relaunches itself even for `--version`, slow on a loaded machine. */
 const VERSION_TIMEOUT_MS = 30_000;
 
 /**

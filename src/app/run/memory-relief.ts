@@ -1,15 +1,7 @@
 /**
- * Gives memory back once relevo has gone still. While agents stream, V8 grows its young generation
- * to 32 MB — that is what keeps a flooding pane at the bare stack's speed (capped at 8 MB, its
- * scavenges cost a quarter of the throughput) — and keeps it until its memory reducer runs, which
- * after a busy run can take a minute or more. One full collection, once nothing happened for a
- * while and V8 sees its allocation rate low, shrinks the young generation at once. That collection
- * also drops the code V8 compiled (bytecode, baseline and optimized code: whatever runs next is
- * compiled again from its source) and compacts the old generation into fewer pages. Relevo idle
- * after the demo: ≈ 98 MB before it, ≈ 73 MB after; the first key typed after it echoes in ≈ 13 ms
- * instead of ≈ 2 (`npm run bench`, memory.idle). A collection V8 did not let shrink the young
- * generation is tried again, at most `TRIES` times; then nothing runs until the next activity: a
- * still relevo arms no timer.
+ * Gives memory back once relevo has gone still: one full collection shrinks the young generation
+ * V8 grew for a flood (and would keep until its own reducer runs), drops compiled code and compacts
+ * the old generation. Retried at most `TRIES` times; a still relevo arms no timer.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -106,9 +98,8 @@ export class MemoryRelief {
       this.#arm(this.#stillMs - still);
       return;
     }
-    // Only after activity that grew the young generation: a collection also sets V8's own memory
-    // reducer going, which wakes the process 10–20 times a second for a while — not worth it for
-    // the few kilobytes a person's keys or an agent's prompt allocate.
+    // Only after activity that grew the young generation: a collection also sets V8's memory reducer
+    // waking the process often for a while, not worth it for what keys or a prompt allocate.
     if (this.#young() <= SHRUNK_BYTES) return;
     this.#gc?.();
     if (this.#young() > SHRUNK_BYTES && ++this.#tries < TRIES) this.#arm(this.#stillMs);

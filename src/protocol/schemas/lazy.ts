@@ -1,13 +1,7 @@
 /**
- * A schema built where it is first used, not where its module loads: relevo's first frame loads the
- * protocol (its state machine, headers, prompts), and building every journal, checkpoint, hook and
- * profile schema then — a few hundred zod objects — cost the frame ≈ 20 ms it does not need.
- *
- * The value stands for the schema everywhere (`.parse`, `.shape`, `z.infer<typeof …>`, inside other
- * schemas): each read goes to the schema, built on the first one. What zod keys by the object itself
- * does not follow: a `.describe()` on the built schema's root is missing from `z.toJSONSchema` of the
- * stand-in (descriptions inside it are kept) — relevo.toml's schema, which editors read as JSON Schema,
- * is built on first use by a plain function instead (app/config/relevo-toml.ts).
+ * A schema built on its first read, not when its module loads (the first frame loads the protocol
+ * but needs none of its schemas); the value stands for the schema everywhere. A root `.describe()`
+ * is lost to `z.toJSONSchema` (zod keys it by object): relevo.toml's schema is built by a function.
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let built: T | undefined;

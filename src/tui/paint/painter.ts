@@ -43,13 +43,10 @@ const SHOW_CURSOR = '\x1b[?25h';
 const moveTo = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 
 /**
- * Paints a pane's headless screen into a rectangle of the real terminal (its bottom rows, when the
- * screen is taller), bypassing any layout engine: only rows whose rendering changed since the last
- * paint are rewritten (damage tracking against the last string written per row), each as a
- * cursor-addressed write, the whole frame in synchronized output and between DECSC/DECRC so
- * another writer's cursor (and its SGR state) is left as it was. `schedule()` caps the frame rate
- * with a single immediate or timeout that only exists while a paint is pending: an idle pane costs
- * nothing.
+ * Paints a pane's headless screen into a rectangle of the real terminal (its bottom rows when
+ * taller), no layout engine: only rows whose rendering changed, cursor-addressed, in synchronized
+ * output between DECSC/DECRC so another writer's cursor and SGR stay. `schedule()` caps the frame
+ * rate with a timer that exists only while a paint is pending: an idle pane costs nothing.
  */
 export class PanePainter {
   readonly #out: Sink;
@@ -104,11 +101,9 @@ export class PanePainter {
   }
 
   /**
-   * The screen may have changed: paint at the next frame slot — at once (on an immediate, after
-   * this turn of the event loop's I/O, so a burst of calls makes one frame; a 0 ms timeout would
-   * cost ≥ 1 ms) if the last paint is older than a frame, else when a frame has passed since it.
-   * Calls while a paint is pending are free. A keystroke's echo is painted right here, as soon as
-   * xterm has parsed it.
+   * The screen may have changed: paint on an immediate (a burst of calls makes one frame; Node's
+   * timeouts wait at least 1 ms) if the last paint is older than a frame, else once a frame has
+   * passed. Calls while a paint is pending are free; a keystroke's echo is painted right here.
    */
   schedule(): void {
     if (this.#disposed) return;

@@ -1,14 +1,8 @@
 /**
- * The width `string-width` gives text made only of plain characters, without the regular
- * expressions it compiles on its first non-ASCII text. Its emoji test (`\p{RGI_Emoji}`, a property
- * of strings) takes V8 30–50 ms to compile, and the band's first frame is never emoji: `▰▱ · ○ ▸`.
- *
- * A plain character is its own grapheme cluster and is measured by its East Asian Width alone, as
- * string-width measures it: printable ASCII, Latin, punctuation, symbols, arrows, box drawing,
- * shapes, CJK and fullwidth forms — but no emoji, no mark, no control or format character, nothing
- * default-ignorable, no line or paragraph separator and no Hangul (whose jamo join). Anything else
- * gives `undefined`, and string-width measures it. `test/tui/plain-width.test.ts` checks every plain
- * character against string-width.
+ * The width string-width gives text of plain characters (each its own cluster, measured by its East
+ * Asian Width: no emoji, mark, control, default-ignorable or Hangul), without compiling its costly
+ * emoji regex for a first frame that shows none; anything else is `undefined`, for string-width.
+ * `test/tui/plain-width.test.ts` checks every plain character against string-width.
  */
 import { eastAsianWidth } from 'get-east-asian-width';
 import stripAnsi from 'strip-ansi';
