@@ -81,6 +81,7 @@ function at(root: unknown, path: readonly string[]): unknown {
   return value;
 }
 
+/** A value's kind, for a message. */
 function shape(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
