@@ -33,7 +33,7 @@ if (modules === 'run') {
 }
 if (fetch?.configurable) Object.defineProperty(globalThis, 'fetch', fetch);
 
-// Debug mode, as relevo renders its chrome (src/tui/offscreen.ts): each render written whole, at
+// Debug mode, as relevo renders its chrome (src/tui/paint/offscreen.ts): each render written whole, at
 // once — and so also under CI=true, where Ink otherwise writes only the last frame, at exit.
 const app = render(
   <Box borderStyle="round" width={60}>

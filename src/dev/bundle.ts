@@ -12,7 +12,7 @@ import { PACKAGE_ROOT } from '../app/config/paths.js';
 
 const DIST = join(PACKAGE_ROOT, 'dist');
 const NOTICES = 'THIRD-PARTY-LICENSES.md';
-/** string-width as Ink imports it, and the module put in its place (src/tui/plain-width.ts says why). */
+/** string-width as Ink imports it, and the module put in its place (src/tui/paint/plain-width.ts says why). */
 const STRING_WIDTH = fileURLToPath(import.meta.resolve('string-width'));
 const PLAIN_WIDTH = '\0plain-width';
 
@@ -72,7 +72,7 @@ async function bundle(input: Record<string, string>, out: string): Promise<{ chu
       },
       {
         // Ink's string-width compiles a costly emoji test on its first non-ASCII text: plain text is
-        // measured without it (src/tui/plain-width.ts). wrap-ansi's own older string-width is left.
+        // measured without it (src/tui/paint/plain-width.ts). wrap-ansi's own older string-width is left.
         name: 'plain-width',
         async resolveId(source, importer) {
           if (source !== 'string-width' || importer === undefined) return null;

@@ -36,9 +36,9 @@ function endLine(state: RelayState, journalPath: string, resume: string): string
 
 /**
  * `relevo-tui` without `--headless`: both agents live on one screen, relevo's state always visible.
- * This is the wiring: the run opened, the store its views follow (compositor.tsx), the keyboard
- * routed (input.ts) to the agents, the prefix commands (commands.ts) and the goal prompt
- * (goal-prompt.ts), then everything taken down again in order.
+ * This is the wiring: the run opened, the store its views follow (view/compositor.tsx), the keyboard
+ * routed (actions/input-router.ts) to the agents, the prefix commands and the goal prompt, then
+ * everything taken down again in order.
  */
 export async function runTui(early: EarlyTui, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
   const cwd = process.cwd();

@@ -65,7 +65,7 @@ describe('chrome', () => {
     for (const binding of ['e edit pending', 's step', '[ copy mode', 'o/Tab focus', 'z zoom', 'p pause', 'r resume', 'g goal'])
       expect(rows).toContain(binding);
     for (const binding of ['n note', 'h history', '? help', 'q quit']) expect(rows).toContain(binding);
-    // Every key of keys.ts, however it is bound later: the row is read from BINDINGS.
+    // Every key of input/keyboard.ts, however it is bound later: the row is read from BINDINGS.
     for (const key of Object.keys(BINDINGS)) expect(rows).toMatch(new RegExp(`(^|[ /])${keyName(key).replace(/[[?]/g, '\\$&')}[ /]`));
     expect(armed[2]).toMatch(/^relevo · /);
   });

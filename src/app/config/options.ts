@@ -152,7 +152,7 @@ export type Options = {
   readonly resume: string | false;
   readonly delivery: DeliveryPolicy;
   readonly memory: boolean;
-  /** The TUI takes the mouse: clicks focus, the wheel scrolls (see tui/mouse-input.ts). */
+  /** The TUI takes the mouse: clicks focus, the wheel scrolls (see tui/actions/mouse-actions.ts). */
   readonly mouse: boolean;
   /** Where the agents run: relevo's own terminals, or tmux panes (attached, or launched there). */
   readonly backend: Backend;

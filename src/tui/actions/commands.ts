@@ -23,7 +23,7 @@ export type CommandDeps = {
 /** How relevo-tui exits on a run in `state`: 0 done or never given a goal (nothing to go on with), 3 paused (`--resume` goes on). */
 export const exitCode = (state: RelayState): number => (state.phase === 'done' || state.phase === 'ready' ? 0 : 3);
 
-/** What each of relevo's commands (the key after the prefix, see keys.ts) does. */
+/** What each of relevo's commands (the key after the prefix, see input/keyboard.ts) does. */
 export function commandRunner(deps: CommandDeps): (command: Command) => void {
   const { store, runner, toast, finish, editPending } = deps;
   return (command) => {

@@ -24,7 +24,7 @@ export type InputDeps = {
 };
 
 /**
- * Where each read from the terminal goes: mouse reports first (mouse-input.ts); then, by what is on
+ * Where each read from the terminal goes: mouse reports first (mouse-actions.ts); then, by what is on
  * screen, keys: any key closes the help; copy mode (copy-mode.ts) takes the keys while it is on;
  * then the prefix and the command after it are relevo's (a toast for a key with no command), and
  * the other keys edit the goal prompt's line while it is open, else go to the focused agent.
