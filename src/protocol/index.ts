@@ -62,6 +62,7 @@ export {
   type Offer,
   offerSchema,
 } from './schemas/checkpoint.js';
+export { type Explanation, explanationSchema, MAX_EVIDENCE_CHARS, type RuleVerdict } from './schemas/explain.js';
 export { type HookMessage, type HookReport, hookMessageSchema, readHookPayload, reportFits } from './schemas/hook.js';
 export {
   JOURNAL_LOSSES,

@@ -3,6 +3,7 @@ import {
   captureGroups,
   chromeStart,
   draftSource,
+  type Explanation,
   type ReplySource,
   type Role,
   reconstructReply,
@@ -11,6 +12,7 @@ import { type DeliveryResult, type DeliveryStage, type DeliveryTarget, deliver }
 import { type Detection, detect } from './detect.js';
 import { DraftHold, KeyDraft } from './draft.js';
 import { Emitter } from './emitter.js';
+import { explainDetection } from './explain.js';
 import { withHistory } from './output-history.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
@@ -91,6 +93,15 @@ export class AgentPane implements DeliveryTarget {
 
   get detection(): Detection {
     return this.#detection;
+  }
+
+  /** Every rule of the profile evaluated on the screen now, with the multiplexer's report when it outranks them. */
+  explain(): Explanation {
+    const screen = explainDetection(this.profile.rules, this.pane.screen.snapshot());
+    const { state, rule } = withReported(screen, this.pane.reported ?? null);
+    return rule === screen.rule
+      ? screen
+      : { ...screen, state, rule, fallback: `the multiplexer reports ${state}, over the screen's ${screen.state}` };
   }
 
   get inTurn(): boolean {

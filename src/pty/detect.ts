@@ -11,6 +11,9 @@ export type CompiledRule = {
   readonly endsTurn: boolean;
   readonly region: (s: Snapshot) => string;
   readonly test: Test;
+  /** Where it looks, as a person reads it (`bottom 16`, `osc 7501`), and what it looks for: for explain.ts. */
+  readonly where: string;
+  readonly matcher: Matcher;
 };
 
 export type Detection = {
@@ -73,6 +76,8 @@ export function compileRules(rules: readonly Rule[]): CompiledRule[] {
     endsTurn: rule.ends_turn,
     region: regionOf(rule),
     test: compileMatcher(rule),
+    where: rule.region === 'bottom' ? `bottom ${rule.lines}` : rule.region === 'osc' ? `osc ${rule.osc}` : rule.region,
+    matcher: rule,
   }));
 }
 
