@@ -67,6 +67,10 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     const { runHistory } = await import('./app/commands/runs.js');
     return runHistory(args, env, io);
   }
+  if (args[0] === 'explain') {
+    const { runExplain } = await import('./app/commands/explain.js');
+    return runExplain(args.slice(1), io);
+  }
   if (args[0] === 'completion') {
     const [{ SHELLS, completionScript }, { COMPLETION_USAGE }] = await Promise.all([
       import('./app/commands/completion.js'),

@@ -2,9 +2,11 @@
 // test/fixtures/capture/gemini.capture.ts) read back through the shipped profile: the reply, the input box.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { formatExplanation } from '../../src/app/commands/explain.js';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { extract, reconstructReply } from '../../src/protocol/index.js';
 import { detect } from '../../src/pty/detect.js';
+import { explainDetection } from '../../src/pty/explain.js';
 
 const lines = (file: string) =>
   readFileSync(new URL(`../fixtures/screens/gemini/0.61.0/${file}`, import.meta.url), 'utf8')
@@ -47,6 +49,10 @@ describe('Gemini CLI 0.61.0 screens', () => {
     ['blocked--shell-permission.txt', 'blocked', 'permission-prompt'],
     ['blocked--ask-user.txt', 'blocked', 'dialog'],
   ])('%s without a window title (ui.hideWindowTitle): %s, by %s', (file, state, rule) => {
-    expect(detect(profile.rules, { viewport: lines(file), title: '', osc: new Map() })).toMatchObject({ state, rule });
+    const screen = { viewport: lines(file), title: '', osc: new Map() };
+    expect(detect(profile.rules, screen), `\n${formatExplanation('gemini', explainDetection(profile.rules, screen))}`).toMatchObject({
+      state,
+      rule,
+    });
   });
 });

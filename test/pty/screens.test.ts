@@ -7,46 +7,24 @@
 // test/fixtures/capture/blocked.capture.ts, which re-captures them from the real CLIs offline. The file name
 // says the state the profile must see: `<state>--<what>.txt`; the header's `rule:` line names the profile rule that must
 // decide it, so a screen read as the right state for the wrong reason (a title left over, a rule shadowing another) fails.
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { formatExplanation } from '../../src/app/commands/explain.js';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { extract, reconstructReply } from '../../src/protocol/index.js';
 import { detect } from '../../src/pty/detect.js';
-
-const DIR = new URL('../fixtures/screens/', import.meta.url);
-
-type Fixture = { agent: string; release: string; file: string; state: string; rule: string | undefined; title: string; lines: string[] };
-
-function fixtures(): Fixture[] {
-  return readdirSync(DIR).flatMap((agent) =>
-    readdirSync(new URL(`${agent}/`, DIR)).flatMap((release) =>
-      readdirSync(new URL(`${agent}/${release}/`, DIR)).map((file) => {
-        const [head, ...rest] = readFileSync(new URL(`${agent}/${release}/${file}`, DIR), 'utf8').split('\n---\n');
-        const title = /^title: (.*)$/m.exec(head ?? '')?.[1] ?? '';
-        const rule = /^rule: (.*)$/m.exec(head ?? '')?.[1];
-        return {
-          agent,
-          release,
-          file,
-          state: file.split('--')[0]!,
-          rule,
-          title,
-          lines: rest.join('\n---\n').replace(/\n$/, '').split('\n'),
-        };
-      }),
-    ),
-  );
-}
-
-const capture = (agent: string, release: string, file: string) =>
-  fixtures().find((x) => x.agent === agent && x.release === release && x.file === file)!;
+import { explainDetection } from '../../src/pty/explain.js';
+import { screenFixture as capture, screenFixtures as fixtures } from '../helpers/screens.js';
 
 describe('captured screens of the real CLIs', () => {
   it.each(fixtures().map((f) => [`${f.agent} ${f.release} ${f.file}`, f] as const))('%s', (_name, f) => {
     const profile = loadProfile(f.agent, 'test');
-    expect(f.rule, 'the fixture names the rule that must decide it (a `rule:` header line)').toBeDefined();
-    const { state, rule } = detect(profile.rules, { viewport: f.lines, title: f.title, osc: new Map() });
-    expect({ state, rule }).toEqual({ state: f.state, rule: f.rule });
+    expect(f.rule, 'the fixture names the rule that must decide it (a `rule:` header line)').not.toBeNull();
+    const { state, rule } = detect(profile.rules, f.snapshot);
+    // On a failure, how every rule read the screen: the one that decided and why the others did not.
+    expect({ state, rule }, `\n${formatExplanation(f.agent, explainDetection(profile.rules, f.snapshot))}`).toEqual({
+      state: f.state,
+      rule: f.rule,
+    });
   });
 
   const rows = (lines: string[]) => lines.map((text) => ({ text, wrapped: false }));

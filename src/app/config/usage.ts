@@ -44,12 +44,14 @@ const RUNS: Form = ['relevo-tui runs', '[--state-dir DIR] [--json]'];
 const SHOW: Form = ['relevo-tui show', '[RUN] [--state-dir DIR] [--json]'];
 const DOCTOR: Form = ['relevo-tui doctor', '[options]'];
 const COMPLETION: Form = ['relevo-tui completion', 'bash|zsh|fish'];
+const EXPLAIN: Form = ['relevo-tui explain', '--profile NAME [--json] SCREEN.txt…'];
 const SIM: Form = ['relevo-tui sim-agent', '[--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]'];
 
 /** The usage lines the commands print with an argument error (one line each). */
 export const RUNS_USAGE = RUNS.join(' ');
 export const SHOW_USAGE = SHOW.join(' ');
 export const COMPLETION_USAGE = COMPLETION.join(' ');
+export const EXPLAIN_USAGE = EXPLAIN.join(' ');
 
 const COMMANDS: readonly (readonly [string, string])[] = [
   ['runs', 'list the runs in the state dir, newest first (id, start, rounds, state, goal)'],
@@ -57,6 +59,10 @@ const COMMANDS: readonly (readonly [string, string])[] = [
   [
     'doctor [options]',
     'check the agents a run with these options would start (named by the flags or relevo.toml, else the ones found on the PATH): binary, version against the tested range, profile, reply sources; exit 1 on a problem',
+  ],
+  [
+    'explain --profile NAME SCREEN',
+    "how a profile's detection rules read a saved screen: the state, the rule that decided, why each rule matched or not",
   ],
   ['schema', 'print the JSON Schema of relevo.toml (for editors; see relevo.example.toml)'],
   ['completion bash|zsh|fish', 'print a shell completion script (flags, commands, their values, run ids)'],
@@ -143,7 +149,7 @@ const EXITS: readonly (readonly [string, string])[] = [
 
 /** `relevo-tui --help`: every option, command and exit code. */
 export const USAGE = text(
-  usageLines([['relevo-tui', '[options]'], RUNS, SHOW, DOCTOR, SIM]),
+  usageLines([['relevo-tui', '[options]'], RUNS, SHOW, DOCTOR, EXPLAIN, SIM]),
   '',
   paragraph('Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.'),
   paragraph(
@@ -205,6 +211,22 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(
         'Checks the agents a run with these options would start, and says why those: named by the flags or relevo.toml, else the agents the picker would offer (the ones picked last time, or the first found on the PATH). For each: the binary, its version against the tested range, the profile and how it types, where its replies would come from.',
       ),
       paragraph("The options are a run's (see relevo-tui --help). Exit 0 when all is fine, 1 with one line per problem, 2 for bad usage."),
+    ),
+    explain: text(
+      usageLines([EXPLAIN]),
+      '',
+      paragraph(
+        "Reads saved screens through a profile's detection rules and prints, for each, the state, the rule that decided it (or why none did), then every rule in the profile's order: matched or not, why, and the text it saw.",
+      ),
+      paragraph(
+        "SCREEN.txt is the screen's rows (tmux capture-pane -p, or - for stdin), or a header first: title: TEXT, osc N: PAYLOAD, rule: ID (the rule that must decide it), then a --- line and the rows. For a live pane, the stalled lines of a run's journal (events.jsonl) carry the same explanation as JSON.",
+      ),
+      paragraph("Exit 0; 1 when a header's rule: names another rule than the one that decided; 2 for bad usage."),
+      '',
+      table(
+        [['--profile NAME', 'a shipped profile (claude, codex, …) or a path to a .toml file'], JSON_FLAG('each explanation'), HELP_FLAG],
+        20,
+      ),
     ),
     schema: text(
       usageLines([['relevo-tui schema', '']]),
