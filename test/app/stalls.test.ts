@@ -102,6 +102,9 @@ const blank = () =>
   });
 
 /** Just the events Attention listens to, fired by the test. */
+/** What a fake agent's detection says of its screen. */
+const EXPLAINED = { state: 'busy', rule: 'working', rules: [] } as const;
+
 function fakeAgent() {
   const e = {
     hold: new Emitter<boolean>(),
@@ -115,6 +118,7 @@ function fakeAgent() {
     onTurnBegan: e.began.event,
     onTurnEnded: e.ended.event,
     onState: e.state.event,
+    explain: () => EXPLAINED,
   };
   return { agent: agent as unknown as AgentPane, e, withdrawn: () => withdrawn };
 }
@@ -170,7 +174,8 @@ describe('Attention', () => {
     expect(vi.getTimerCount()).toBe(1); // one, for the moment the turn would stall
     now = 21 * MIN;
     vi.advanceTimersByTime(20 * MIN);
-    expect(journal).toEqual([{ type: 'stalled', role: 'planner', why: 'busy', for_ms: 21 * MIN }]);
+    // With how detection read the agent's screen then.
+    expect(journal).toEqual([{ type: 'stalled', role: 'planner', why: 'busy', for_ms: 21 * MIN, detection: EXPLAINED }]);
     expect(attention.notes.planner).toBe('planner: stalled — busy 21m with no turn end');
     expect(vi.getTimerCount()).toBe(0); // reported: nothing more to watch
     fakes.planner.e.ended.fire({});

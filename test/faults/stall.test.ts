@@ -57,7 +57,13 @@ describe('stalled agents', () => {
     agents.builder.beginTurn('step 1');
     await until('the stall', () => journal.some((e) => e.type === 'stalled'));
     expect(journal.filter((e) => e.type === 'stalled')).toEqual([
-      { type: 'stalled', role: 'builder', why: 'flapping', for_ms: expect.any(Number) },
+      {
+        type: 'stalled',
+        role: 'builder',
+        why: 'flapping',
+        for_ms: expect.any(Number),
+        detection: expect.objectContaining({ rules: expect.any(Array) }),
+      },
     ]);
     expect(attention.notes.builder).toMatch(/^builder: stalled — flapping busy\/idle/);
     expect(agents.builder.inTurn).toBe(true); // still waited for: nothing was done about it
@@ -68,8 +74,19 @@ describe('stalled agents', () => {
     agents.builder.beginTurn('step 1');
     await until('the stall', () => journal.some((e) => e.type === 'stalled' && e.role === 'builder'));
     expect(journal.filter((e) => e.type === 'stalled' && e.role === 'builder')).toEqual([
-      { type: 'stalled', role: 'builder', why: 'busy', for_ms: expect.any(Number) },
+      {
+        type: 'stalled',
+        role: 'builder',
+        why: 'busy',
+        for_ms: expect.any(Number),
+        detection: expect.objectContaining({ state: 'busy', rule: 'title-spinner' }),
+      },
     ]);
+    // The journal keeps how each rule of the profile read the screen when the turn stalled.
+    const stalled = journal.find((e) => e.type === 'stalled');
+    const rules = stalled?.type === 'stalled' ? (stalled.detection?.rules ?? []) : [];
+    expect(rules.map((r) => r.id)).toEqual(loadProfile('sim', 'test').data.detect.rules.map((r) => r.id));
+    expect(rules.find((r) => r.id === 'title-spinner')).toMatchObject({ matched: true, evidence: '⠂ fake' });
     expect(attention.notes.builder).toMatch(/^builder: stalled — busy \d+s with no turn end$/);
   });
 });

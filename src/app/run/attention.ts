@@ -22,8 +22,9 @@ export const stallNote = (s: Stall) =>
 
 /**
  * What needs the person: a delivery held by their draft, an agent that never ends its turn.
- * Journaled once each (`delivery_held`, `stalled`; the TUI turns them into toasts and one OSC 9),
- * and kept as band notes until the delivery goes on or the turn ends. Never acts on the relay.
+ * Journaled once each (`delivery_held`; `stalled`, with how detection read the screen; the TUI turns
+ * them into toasts and one OSC 9), and kept as band notes until the delivery goes on or the turn
+ * ends. Never acts on the relay.
  */
 export class Attention {
   readonly #onChange = new Emitter<Notes>();
@@ -35,7 +36,15 @@ export class Attention {
 
   constructor(runner: Watched, journal: Pick<Journal, 'append'>, stallAfterMs: number, clock: () => number = Date.now) {
     const stalls = new StallWatcher({ stallAfterMs }, (role, stall) => {
-      if (stall) journal.append({ type: 'stalled', role, why: stall.why, for_ms: Math.round(stall.forMs) });
+      // What the profile's rules make of the screen then: a stall is most often a rule that no longer fits the CLI.
+      if (stall)
+        journal.append({
+          type: 'stalled',
+          role,
+          why: stall.why,
+          for_ms: Math.round(stall.forMs),
+          detection: runner.agents[role].explain(),
+        });
       this.#set('stalled', role, stall ? stallNote(stall) : null);
     });
     const arm = () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGS, ROLES } from '../roles.js';
+import { explanationSchema } from './explain.js';
 import { lazySchema } from './lazy.js';
 
 export const PAUSE_REASONS = [
@@ -211,8 +212,17 @@ export const journalEntrySchema = lazySchema(() =>
     z.strictObject({ type: z.literal('unblocked'), role }),
     /** A delivery waits: the person has an unsent draft in the receiver's input box (sent or cleared, it goes on). */
     z.strictObject({ type: z.literal('delivery_held'), role, round: z.number().int().nonnegative() }),
-    /** A turn busy longer than `stall_after`, or an agent flapping busy/idle with no turn end: shown, never acted on. */
-    z.strictObject({ type: z.literal('stalled'), role, why: z.enum(STALL_KINDS), for_ms: z.number().int().nonnegative() }),
+    /**
+     * A turn busy longer than `stall_after`, or an agent flapping busy/idle with no turn end: shown, never acted on.
+     * `detection`: every rule of the agent's profile evaluated on its screen at that moment.
+     */
+    z.strictObject({
+      type: z.literal('stalled'),
+      role,
+      why: z.enum(STALL_KINDS),
+      for_ms: z.number().int().nonnegative(),
+      detection: explanationSchema.optional(),
+    }),
     /** A message on the hook channel that was refused (wrong token, bad shape): the relay goes on. */
     z.strictObject({ type: z.literal('hook_rejected'), reason: z.string().max(240) }),
     z.strictObject({
