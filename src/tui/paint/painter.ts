@@ -101,8 +101,8 @@ export class PanePainter {
   }
 
   /**
-   * The screen may have changed: paint on an immediate (a burst of calls makes one frame; Node's
-   * timeouts wait at least 1 ms) if the last paint is older than a frame, else once a frame has
+   * The screen may have changed: paint on an immediate (a burst of calls makes one frame; a timeout
+   * would wait Node's minimum delay) if the last paint is older than a frame, else once a frame has
    * passed. Calls while a paint is pending are free; a keystroke's echo is painted right here.
    */
   schedule(): void {
