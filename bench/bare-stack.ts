@@ -9,8 +9,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
-import { OutputHistory } from '../pty/output-history.js';
-import { type IPty, ptyDriver } from '../pty/pty-driver.js';
+import { OutputHistory } from '../src/pty/output-history.js';
+import { type IPty, ptyDriver } from '../src/pty/pty-driver.js';
 import { floodMarker, readyLine } from './flood-text.js';
 import { Workdir } from './workdir.js';
 

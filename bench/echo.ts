@@ -9,12 +9,12 @@
  * off the main thread), and Node's reads and writes with nothing parsed.
  */
 
-import { sleep } from './cleanup.js';
+import type { Program } from '../test/helpers/pty/program.js';
+import { sleep } from '../test/helpers/until.js';
 import type { Figure } from './figure.js';
 import { median, quantile } from './figure.js';
 import { ECHO_KEYS, PROBE_KEY, PROBE_LINE } from './flood-text.js';
 import { openSession, type Session } from './session.js';
-import type { BenchTerminal } from './terminal.js';
 import { tmuxVersion } from './tmux.js';
 import type { Workdir } from './workdir.js';
 
@@ -32,7 +32,7 @@ const agents = (dir: Workdir) => ({
 
 let turn = 0;
 /** Types the next key and resolves with how long it took to be painted (ms). */
-async function keystroke(term: BenchTerminal, ms = 2000): Promise<number> {
+async function keystroke(term: Program, ms = 2000): Promise<number> {
   const key = ECHO_KEYS[turn++ % ECHO_KEYS.length]!;
   const painted = term.watch(key, ms);
   const t0 = performance.now();
@@ -45,7 +45,7 @@ async function keystroke(term: BenchTerminal, ms = 2000): Promise<number> {
  * opened) would take them and paint them itself. An Esc that arrives with the next key reads as
  * Alt+key, so the probe goes a little after it, and on no answer another Esc. Then `keys` keys not counted.
  */
-async function warmUp(term: BenchTerminal, keys: number): Promise<void> {
+async function warmUp(term: Program, keys: number): Promise<void> {
   for (let tries = 0; ; tries++) {
     await sleep(200);
     const answered = term.watch(PROBE_LINE, 1000);
@@ -65,7 +65,7 @@ async function warmUp(term: BenchTerminal, keys: number): Promise<void> {
 }
 
 /** `n` keystrokes, 20–30 ms apart (after each one's echo), so none batch with the next. */
-async function series(term: BenchTerminal, n: number): Promise<number[]> {
+async function series(term: Program, n: number): Promise<number[]> {
   const out: number[] = [];
   let missed = 0;
   while (out.length < n) {

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
 import { type Figure, median } from './figure.js';
 import { type FloorModules, hasInkFloor, openInkFloor } from './floor.js';
-import { BenchTerminal, BIN } from './terminal.js';
+import { BIN, openTerminal } from './spawn.js';
 import { TmuxServer, tmuxVersion } from './tmux.js';
 
 const TIMEOUT_MS = 20_000;
@@ -21,11 +21,11 @@ const BAND = 'relevo ·';
 /** ms from spawning the TUI to the output that paints its status band. */
 async function relevoFirstFrame(): Promise<number> {
   const dir = tempDir('relevo-bench-start-');
-  const tui = new BenchTerminal([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cwd: dir.path });
+  const tui = openTerminal([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cwd: dir.path });
   try {
     return (await tui.until((t) => t.includes(BAND), TIMEOUT_MS, `the band (${BAND})`)) - tui.started;
   } finally {
-    await tui.stop(3000);
+    await tui.kill(3000);
     dir.remove();
   }
 }
@@ -34,12 +34,12 @@ async function relevoFirstFrame(): Promise<number> {
 async function tmuxFirstFrame(): Promise<number> {
   const tmux = new TmuxServer();
   const dir = tempDir('relevo-bench-start-');
-  const client = new BenchTerminal(tmux.newSession('first', ['cat']), { cwd: dir.path });
+  const client = openTerminal(tmux.newSession('first', ['cat']), { cwd: dir.path });
   try {
     return (await client.until((t) => t.includes('[first]'), TIMEOUT_MS, "tmux's status line")) - client.started;
   } finally {
     tmux.kill();
-    await client.stop();
+    await client.kill(1000);
     dir.remove();
   }
 }

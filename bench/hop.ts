@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
 import { z } from 'zod';
-import { PACKAGE_ROOT } from '../app/config/paths.js';
+import { PACKAGE_ROOT } from '../src/app/config/paths.js';
 import { type Figure, median, quantile } from './figure.js';
 
 /**
