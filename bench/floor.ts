@@ -1,6 +1,6 @@
 /**
- * The floor of any Ink TUI on this machine, as the bench starts it: src/bench/ink-floor.tsx, bundled
- * and loaded as relevo's command is (`npm run build` writes dist/bench/ink-floor/), in a bench terminal.
+ * The floor of any Ink TUI on this machine, as the bench starts it: bench/ink-floor.tsx, bundled
+ * and loaded as relevo's command is (`npm run build:bench` writes dist/bench/ink-floor/), in a bench terminal.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 /**
  * `node dist/bench/ink-floor/ink-floor.js [--relevo-modules=frame|run] TEXT`: the floor of any Ink
  * TUI's start-up and memory on this machine — Node, React, Ink and yoga, bundled and loaded as
- * relevo's command is (`npm run build` writes it), painting TEXT in one bordered line, then idle
+ * relevo's command is (`npm run build:bench` writes it), painting TEXT in one bordered line, then idle
  * until SIGTERM or SIGHUP. The start-up bench times its first frame beside relevo's; the memory
  * bench reads its RSS.
  *

@@ -2,7 +2,7 @@
  * Memory: VmRSS of relevo's own process (not its agents) (a) idle after the demo reached `done`,
  * (b) with two agents that each printed 10,500 lines into their panes' scrollback and sit idle —
  * idle as a TUI sits in front of a person, once it painted nothing for 30 s (scenes.ts STEADY_MS:
- * V8 gives memory back ≈ 20 s after the last activity); against the tmux server's RSS in the same
+ * V8 gives memory back a while after the last activity); against the tmux server's RSS in the same
  * two scenes (history-limit 10000; it has no collector to wait for: 1 s still). In (b) relevo's
  * scrollback is checked too: copy mode's top of history (`C-] [` then `g`) must show a line printed
  * ≥ 10,000 lines before the last.

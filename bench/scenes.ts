@@ -20,8 +20,8 @@ export const HISTORY = 10_000;
 
 /**
  * How long a Node process (relevo, the Ink floor) paints nothing before it counts as idle: V8's
- * memory reducer starts 8 s after the last full GC and collects a few times more (≈ 10–20 wake-ups
- * a second, the young generation given back) for ≈ 10 s; then nothing runs until the next input.
+ * memory reducer starts a few seconds after the last full GC and collects a few times more (the
+ * young generation given back, waking the process); then nothing runs until the next input.
  */
 export const STEADY_MS = 30_000;
 

@@ -71,8 +71,8 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
     // relevo opens its goal prompt when no --goal is given; Esc closes it, then keys go to the focused
     // agent (the planner, on the left). The echo bench checks they do (echo.ts, warmUp).
     if (name === 'relevo') t.write('\x1b');
-    // Measure from idle, not while the system under test still starts up (relevo is still busy
-    // ≈ 100 ms after its panes' ready lines showed: that CPU would count against it): both the
+    // Measure from idle, not while the system under test still starts up (relevo is still busy a
+    // moment after its panes' ready lines showed: that CPU would count against it): both the
     // program in the bench's terminal and, for tmux, its server.
     await Promise.all([untilIdle(t.pid), ...(server ? [server.pid().then((pid) => untilIdle(pid))] : [])]);
     return { name, term: t, dir, close };

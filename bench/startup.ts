@@ -2,10 +2,10 @@
  * Start-up: (a) the TUI's first painted frame with `--demo` (spawned in the bench's own 160×40
  * pseudo-terminal, stopped at the output that paints the status band's `relevo ·`), against a tmux
  * client starting a private server with a session attached (stopped at the output that paints its
- * status line), and beside the floor of any Ink TUI (src/bench/ink-floor.tsx, bundled as relevo is);
+ * status line), and beside the floor of any Ink TUI (bench/ink-floor.tsx, bundled as relevo is);
  * (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, STARTS_PER_REP times a
- * repetition (one in the quick smoke): a start takes well under a second, and single starts on this
- * machine spread by ± 30 ms, which a median of three moved with.
+ * repetition (one in the quick smoke): a start takes well under a second, and single starts spread
+ * enough that a median of three moved with them.
  */
 import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
