@@ -193,10 +193,12 @@ export class Program {
   /** Resolves with the arrival time of the output after which `test` holds for the visible screen. */
   until(test: (screen: string) => boolean, timeoutMs: number, what: string): Promise<number> {
     return new Promise<number>((resolve, reject) => {
+      let settled = false;
       const done = (fn: () => void) => {
         this.#waiters.delete(check);
         clearTimeout(timer);
-        fn();
+        if (!settled) fn();
+        settled = true;
       };
       const check = (at: number) => {
         if (test(this.screen())) done(() => resolve(at));
