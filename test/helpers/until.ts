@@ -6,3 +6,5 @@ export async function until(what: string, check: () => boolean, ms = 20_000): Pr
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
-import { sleep, VirtualScreen, waitFor } from './terminal.js';
+import { VirtualScreen } from '../helpers/pty/screen.js';
+import { sleep } from '../helpers/until.js';
 
 const NBSP = '\u00a0';
 
@@ -28,16 +29,7 @@ function spawnSim(args: string[], cols = 120, rows = 30): PtySim {
   const screen = new VirtualScreen(cols, rows);
   proc.onData((data) => screen.write(data));
   const exit = new Promise<number>((resolveExit) => proc.onExit(({ exitCode }) => resolveExit(exitCode)));
-  const until = (text: string): Promise<void> =>
-    waitFor(
-      JSON.stringify(text),
-      async () => {
-        await screen.flush();
-        return screen.text().includes(text);
-      },
-      10_000,
-      () => screen.text(),
-    );
+  const until = (text: string): Promise<void> => screen.waitForText(text, 10_000);
   return { screen, proc, exit, until };
 }
 

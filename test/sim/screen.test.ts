@@ -15,7 +15,7 @@ import {
   workedLines,
 } from '../../src/sim/screen.js';
 import { stringWidth, tailToWidth, truncateToWidth } from '../../src/sim/width.js';
-import { VirtualScreen } from './terminal.js';
+import { VirtualScreen } from '../helpers/pty/screen.js';
 
 describe('width', () => {
   it('counts wide and zero-width characters', () => {
