@@ -70,7 +70,7 @@ describe('the installed package', () => {
     ])
       expect(files, file).toContain(`package/${file}`);
     // No sources, tests, source maps, tsc's unbundled output (benchmarks and the canary among it).
-    expect(files.filter((f) => /^package\/(src|test)\/|^package\/dist\/(?!bundle\/)|\.map$|\.ts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /^package\/(src|test|bench)\/|^package\/dist\/(?!bundle\/)|\.map$|\.ts$/.test(f))).toEqual([]);
     // The bundle carries the licence of every package whose code it holds.
     const notices = (await execa('tar', ['-xzOf', tarball, 'package/dist/bundle/THIRD-PARTY-LICENSES.md'])).stdout;
     for (const name of ['ink', 'react', 'zod', '@xterm/headless', 'execa', 'yoga-layout']) expect(notices, name).toContain(`## ${name}@`);
