@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHerdr, type HerdrResult, runHerdr, startFakeHerdr } from './helpers/fake-herdr.js';
+import { sleep } from './helpers/until.js';
 
 type Obj = Record<string, any>;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin', 'relevo-tui.js');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const PANE_REQUIRED = ['pane_id', 'terminal_id', 'workspace_id', 'tab_id', 'focused', 'agent_status', 'revision'];
 const PANE_OPTIONAL = [

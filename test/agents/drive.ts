@@ -5,10 +5,12 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareVersions } from '../../src/protocol/index.js';
+import { sleep } from '../helpers/until.js';
 import { cliVersion } from './homes.js';
 import { type AgentTerminal, processesWithEnv } from './terminal.js';
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** test/bench still imports `sleep` from here. */
+export { sleep };
 
 const RULE = /^─{20,}$/;
 
@@ -186,17 +188,6 @@ export function findFiles(dir: string, suffix: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith(suffix))
     .map((f) => join(dir, f));
-}
-
-/** Polls `get` until it returns something other than undefined. */
-export async function eventually<T>(what: string, get: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
 }
 
 /**

@@ -13,7 +13,8 @@ import { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, RelayState } from '../../src/protocol/index.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { answerPermission, eventually, reapLeftovers, sleep } from './drive.js';
+import { eventually, sleep } from '../helpers/until.js';
+import { answerPermission, reapLeftovers } from './drive.js';
 import { type ClaudeHome, claudeBin, createClaudeHome, RELEASES, type Release } from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';

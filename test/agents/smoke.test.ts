@@ -9,20 +9,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { eventually, sleep } from '../helpers/until.js';
 import {
   answerPermission,
   claudeIdle,
   claudeTitleWentBusyThenIdle,
   codexHasTurnStates,
   codexIdle,
-  eventually,
   findFiles,
   jsonLines,
   linesInOrder,
   reapLeftovers,
   recorded,
   recorderScript,
-  sleep,
   submit,
 } from './drive.js';
 import {

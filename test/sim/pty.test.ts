@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
-import { sleep, VirtualScreen, waitFor } from './terminal.js';
+import { sleep, until } from '../helpers/until.js';
+import { VirtualScreen } from './terminal.js';
 
 const NBSP = '\u00a0';
 
@@ -28,17 +29,12 @@ function spawnSim(args: string[], cols = 120, rows = 30): PtySim {
   const screen = new VirtualScreen(cols, rows);
   proc.onData((data) => screen.write(data));
   const exit = new Promise<number>((resolveExit) => proc.onExit(({ exitCode }) => resolveExit(exitCode)));
-  const until = (text: string): Promise<void> =>
-    waitFor(
-      JSON.stringify(text),
-      async () => {
-        await screen.flush();
-        return screen.text().includes(text);
-      },
-      10_000,
-      () => screen.text(),
-    );
-  return { screen, proc, exit, until };
+  const shows = async (text: string): Promise<boolean> => {
+    await screen.flush();
+    return screen.text().includes(text);
+  };
+  const untilShown = (text: string) => until(JSON.stringify(text), () => shows(text), 10_000, { show: () => screen.text() });
+  return { screen, proc, exit, until: untilShown };
 }
 
 describe('sim-agent in a real pty', () => {
