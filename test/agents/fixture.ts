@@ -90,12 +90,39 @@ export const TWO_ROUNDS = [
   ['builder', 'planner', 2],
 ];
 
-/** The run ended cleanly at `<done>` with `summary` after two rounds, each delivery journaled once. */
-export function expectTwoRoundsDone(run: Run, summary: string): void {
+/** What one relay plays: the planner's first message (`Goal: …`), the planner's steps, the builder's reports. */
+export type Played = { readonly goalLine: string; readonly steps: readonly string[]; readonly reports: readonly string[] };
+type Role = 'planner' | 'builder';
+
+/**
+ * Each model received exactly its messages, byte for byte and once each: the planner the goal line,
+ * then each report under its round header; the builder each step under its round header. `first`
+ * wraps a role's first message (Gemini CLI's role prompt).
+ */
+export function expectExactTexts(servers: { planner: Server; builder: Server }, played: Played, first = (_: Role, text: string) => text) {
+  const headed = (from: Role, bodies: readonly string[]) => bodies.map((body, i) => `[relevo ronda ${i + 1} · de ${from}]\n${body}`);
+  const [firstStep, ...steps] = headed('planner', played.steps);
+  expect(servers.planner.userTexts()).toEqual([first('planner', played.goalLine), ...headed('builder', played.reports)]);
+  expect(servers.builder.userTexts()).toEqual([...(firstStep === undefined ? [] : [first('builder', firstStep)]), ...steps]);
+}
+
+/**
+ * What every two-round relay must show: `<done>` with its summary, each model's messages exact
+ * (`expectExactTexts`), each delivery journaled once, and no CLI journaled as untested (the canary
+ * runs CLIs newer than any tested range: `untestedMayShow`).
+ */
+export function expectExactRelay(
+  run: Run,
+  servers: { planner: Server; builder: Server },
+  played: Played & { readonly summary: string },
+  options: { first?: (role: Role, text: string) => string; untestedMayShow?: boolean } = {},
+): void {
   expect(run.result.stderr).toBe('');
   expect(run.result.exitCode).toBe(0);
-  expect(run.lines.at(-1)).toMatchObject({ type: 'done', summary, rounds: 2 });
+  expectExactTexts(servers, played, options.first);
+  expect(run.lines.at(-1)).toMatchObject({ type: 'done', summary: played.summary, rounds: 2 });
   expect(of(run.lines, 'delivered').map((d) => [d.from, d.to, d.round])).toEqual(TWO_ROUNDS);
+  if (!options.untestedMayShow) expect(of(run.lines, 'agent_untested')).toEqual([]);
 }
 
 /** The sources the turns of `role` were read from, in order. */
