@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { self } from '../../src/app/config/self.js';
 import { RelayRunner } from '../../src/app/run/runner.js';
@@ -14,12 +14,10 @@ import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { restartExited } from '../../src/tui/actions/restart.js';
 import { BIN, recorded, tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
+import { undoAfterEach } from '../helpers/undo.js';
 import { until } from '../helpers/until.js';
 
-const undo: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of undo.splice(0).reverse()) await f();
-});
+const undo = undoAfterEach();
 
 const GOAL = 'Add pagination to /users';
 
@@ -58,7 +56,7 @@ async function simRun() {
     agents: { planner: { argv: argv('planner', '150'), profile: sim }, builder: { argv: argv('builder', '1500'), profile: sim } },
     journal,
   });
-  undo.push(async () => {
+  undo.add(async () => {
     await runner.stop();
     journal.close();
   });
@@ -179,7 +177,7 @@ describe('restarting an exited agent', () => {
       journal,
       panes: { attached: true, open: async () => panes },
     });
-    undo.push(async () => {
+    undo.add(async () => {
       await runner.stop();
       journal.close();
     });
