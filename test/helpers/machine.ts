@@ -14,13 +14,14 @@ import {
 
 export const SHA = 'a'.repeat(64);
 
-/** A run's settings with role prompts given by launch flags (none inline). */
-export const machineConfig = (lang: Lang, maxRounds = 10): RelayConfig => ({
-  maxRounds,
+/** A run's settings: ten rounds, role prompts given by launch flags (none inline), the default delivery; `patch` changes any of it. */
+export const machineConfig = (lang: Lang, patch: Partial<RelayConfig> = {}): RelayConfig => ({
+  maxRounds: 10,
   lang,
   inlineRolePrompt: { planner: false, builder: false },
   delivery: DEFAULT_DELIVERY,
   runPath: '.relevo/runs/r1',
+  ...patch,
 });
 
 export type Run = { state: RelayState; effects: Effect[] };

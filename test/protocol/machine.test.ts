@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DELIVERY,
   type Effect,
   initialState,
   type RelayConfig,
@@ -37,13 +36,7 @@ describe('relay machine', () => {
   });
 
   it('opens the first message with the role prompt when the agent has no launch flag for it', () => {
-    const config: RelayConfig = {
-      maxRounds: 10,
-      lang: 'es',
-      inlineRolePrompt: { planner: true, builder: true },
-      delivery: DEFAULT_DELIVERY,
-      runPath: '.relevo/runs/r1',
-    };
+    const config = machineConfig('es', { inlineRolePrompt: { planner: true, builder: true } });
     const goal = deliveries(run([{ type: 'start', goal: 'Paginar /users' }], config).effects)[0]!;
     expect(goal.text).toBe(`${rolePrompt('planner', 'es')}\n\nObjetivo: Paginar /users`);
     const r = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff('paso 1'))], config);

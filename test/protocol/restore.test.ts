@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DELIVERY,
   type Effect,
   type JournalEntry,
   type RelayConfig,
@@ -12,15 +11,10 @@ import {
   step,
 } from '../../src/protocol/index.js';
 import { resumeContext } from '../../src/protocol/prompts.js';
+import { machineConfig } from '../helpers/machine.js';
 import { cp, journalOf, started, twoRoundsThenOffered } from '../helpers/restore.js';
 
-const config: RelayConfig = {
-  maxRounds: 10,
-  lang: 'en',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/r1',
-};
+const config: RelayConfig = machineConfig('en');
 const SHA = 'a'.repeat(64);
 const GOAL = 'Add pagination to /users';
 const agent = { command: ['sim'], profile: 'sim' };
