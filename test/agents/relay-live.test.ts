@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { withCliVersions } from '../../src/app/config/versions.js';
-import { RelayRunner } from '../../src/app/run/runner.js';
+import type { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, RelayState } from '../../src/protocol/index.js';
 import type { FakeAnthropic, ScriptedReply } from '../helpers/fake-models/anthropic.js';
+import { startRunner } from '../helpers/runner.js';
 import { eventually, sleep } from '../helpers/until.js';
 import { answerPermission } from './drive.js';
 import { relayFixture } from './fixture.js';
@@ -49,11 +50,8 @@ async function liveRelay(release: Release, planner: FakeAnthropic, builder: Fake
     },
     env,
   );
-  const runner = await RelayRunner.create({
+  const runner = await startRunner({
     runId,
-    version: 'test',
-    maxRounds: 10,
-    lang: 'en',
     cwd: home.cwd,
     env,
     cols: 120,

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { self } from '../../src/app/config/self.js';
-import { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { restartExited } from '../../src/tui/actions/restart.js';
 import { BIN, recorded, tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
+import { bothOn, startRunner } from '../helpers/runner.js';
 import { undoAfterEach } from '../helpers/undo.js';
 import { until } from '../helpers/until.js';
 
@@ -40,16 +40,10 @@ async function simRun() {
     '--record',
     record(role),
   ];
-  const runner = await RelayRunner.create({
+  const runner = await startRunner({
     runId,
-    version: 'test',
-    maxRounds: 10,
-    lang: 'en',
     cwd,
     env: { ...process.env, LANG: 'C.UTF-8' },
-    cols: 100,
-    rows: 30,
-    blockedTimeoutMs: 60_000,
     readyTimeoutMs: 20_000,
     runDir: dir,
     runPath: `.relevo/runs/${runId}`,
@@ -159,21 +153,12 @@ describe('restarting an exited agent', () => {
       planner: lineAgent(tmuxPane(), () => 'plan\n<handoff>\nstep 1\n</handoff>'),
       builder: lineAgent(tmuxPane(), () => ''),
     };
-    const profile = lineAgentProfile();
-    const runner = await RelayRunner.create({
+    const runner = await startRunner({
       runId,
-      version: 'test',
-      maxRounds: 10,
-      lang: 'en',
       cwd,
-      env: {},
-      cols: 100,
-      rows: 30,
-      blockedTimeoutMs: 60_000,
-      readyTimeoutMs: 5000,
       runDir: dir,
       runPath: `.relevo/runs/${runId}`,
-      agents: { planner: { argv: ['line-agent'], profile }, builder: { argv: ['line-agent'], profile } },
+      agents: bothOn(['line-agent'], lineAgentProfile()),
       journal,
       panes: { attached: true, open: async () => panes },
     });
