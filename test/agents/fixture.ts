@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { quote } from 'shell-quote';
 import { expect } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { parseJournal, relevo } from '../helpers/cli.js';
+import { parseJournal, relevo, runArgs } from '../helpers/cli.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../helpers/fake-models/chat-completions.js';
 import { type FakeGemini, startFakeGemini } from '../helpers/fake-models/gemini.js';
@@ -58,7 +58,7 @@ export class RelayFixture {
     return home;
   }
 
-  /** `relevo-tui --headless --goal <goal> <args> --planner <planner> --builder <builder>` in `cwd`, and its journal. */
+  /** `relevo-tui --headless --goal <goal> --planner <planner> --builder <builder> <args>` in `cwd`, and its journal. */
   async headless(
     cwd: string,
     env: Record<string, string>,
@@ -66,11 +66,7 @@ export class RelayFixture {
     args: readonly string[] = [],
     goal = GOAL,
   ): Promise<Run> {
-    const result = await relevo(
-      ['--headless', '--goal', goal, ...args, '--planner', agents.planner, '--builder', agents.builder],
-      cwd,
-      env,
-    );
+    const result = await relevo(['--headless', ...runArgs(goal, agents, ...args)], cwd, env);
     return { result, lines: parseJournal(result.stdout) };
   }
 }
