@@ -15,24 +15,14 @@ import { recorded, recorderScript } from './drive.js';
 import { codexCommand, codexEnv, expectBlockedPause, expectExactRelay, relayFixture, turnSources } from './fixture.js';
 import { createQwenHome, type QwenHome } from './home-qwen.js';
 import { CODEX_BIN, createClaudeHome, createCodexHome } from './homes.js';
-import { done, GOAL, handoff, REPORT_1, STEP_1, SUMMARY } from './script.js';
+import { done, GOAL, handoff, REPORT_1, STEP_2 as SCRIPT_STEP_2, STEP_1, SUMMARY } from './script.js';
 
-// Markdown, a line longer than the pane, four-space indents, more than 10 lines (Qwen Code shows
-// such a paste as "[Pasted Content N chars]" and expands it on submit).
-const STEP_2 = [
-  '## Step 2: implement `page` and `limit`',
-  '',
-  `**Context:** ${'the handler in `src/users.ts` returns every row at once, which is slow for large tables; '.repeat(3).trim()}`,
-  '- `limit` defaults to **20**, capped at 100',
-  '    - four spaces in: keep the public API unchanged',
-  '1. make the failing tests pass',
-  '```ts',
-  "const page = Number(req.query.page ?? '1');",
-  "const limit = Math.min(Number(req.query.limit ?? '20'), 100);",
-  '```',
-  '> keep the old response shape',
-  'Verify: npm test',
-].join('\n');
+// script.ts's step 2 with a second code line and a quote: more than 10 lines (Qwen Code shows such a
+// paste as "[Pasted Content N chars]" and expands it on submit).
+const STEP_2 = SCRIPT_STEP_2.replace(
+  '```\nVerify',
+  "const limit = Math.min(Number(req.query.limit ?? '20'), 100);\n```\n> keep the old response shape\nVerify",
+);
 const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\n    - `limit` capped at 100\nTests: 14 passed\nDoubts: none';
 
 const plannerScript = [handoff('I will split this in two steps.', STEP_1), handoff('Good. Next step.', STEP_2), done(SUMMARY)];
