@@ -11,7 +11,7 @@ import { self } from '../../src/app/config/self.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { restartExited } from '../../src/tui/actions/restart.js';
-import { BIN, recorded, tempDir } from '../helpers/cli.js';
+import { recorded, simArgv, tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
 import { bothOn, startRunner } from '../helpers/runner.js';
 import { undoAfterEach } from '../helpers/undo.js';
@@ -29,17 +29,7 @@ async function simRun() {
   journal.onAppend((l) => lines.push(l));
   const record = (role: Role) => join(cwd, `${role}-received.jsonl`);
   const sim = loadProfile('sim', 'test');
-  const argv = (role: Role, thinkMs: string) => [
-    process.execPath,
-    BIN,
-    'sim-agent',
-    '--role',
-    role,
-    '--think-ms',
-    thinkMs,
-    '--record',
-    record(role),
-  ];
+  const argv = (role: Role, thinkMs: string) => simArgv(role, thinkMs, '--record', record(role));
   const runner = await startRunner({
     runId,
     cwd,

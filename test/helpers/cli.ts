@@ -8,9 +8,21 @@ import { type JournalLine, journalLineSchema } from '../../src/protocol/index.js
 
 export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
+/** The built-in simulator's argv in `role`, thinking `thinkMs` before each reply, then `flags`. */
+export const simArgv = (role: 'planner' | 'builder', thinkMs: string, ...flags: string[]): string[] => [
+  process.execPath,
+  BIN,
+  'sim-agent',
+  '--role',
+  role,
+  '--think-ms',
+  thinkMs,
+  ...flags,
+];
+
 /** A `--planner`/`--builder` command line running the built-in simulator with test-friendly timing. */
 export function simCommand(role: 'planner' | 'builder', ...flags: string[]): string {
-  return quote([process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '150', ...flags]);
+  return quote(simArgv(role, '150', ...flags));
 }
 
 export function tempDir(prefix = 'relevo-test-'): string {

@@ -53,23 +53,16 @@ function poll(what: string, read: () => Promise<string>, check: (screen: string)
   return eventually(what, matched, ms, { everyMs: 200, show: () => `the screen was:\n${screen}` });
 }
 
+/** A `cols`×`rows` tmux session named relevo, in `cwd`, running the shell line `line` (the test fails if tmux cannot start it). */
+export async function session(cols: number, rows: number, cwd: string, line: string): Promise<void> {
+  const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, line);
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
 /** `relevo-tui` (with `--demo` unless `extra` says otherwise) in a `cols`×`rows` tmux session named relevo. */
 export async function start(cols: number, rows: number, extra: string[] = [], env: string[] = [], cwd = tempDir()): Promise<void> {
   const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
-  const r = await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'relevo',
-    '-x',
-    String(cols),
-    '-y',
-    String(rows),
-    '-c',
-    cwd,
-    `${command}; echo "exited with $?"; sleep 60`,
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
+  await session(cols, rows, cwd, `${command}; echo "exited with $?"; sleep 60`);
 }
 
 /** The status band's line. */

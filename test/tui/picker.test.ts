@@ -10,7 +10,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { BIN, parseJournal, tempDir } from '../helpers/cli.js';
-import { freshTmuxServers, keys, tmux, untilScreen } from '../helpers/tui-tmux.js';
+import { freshTmuxServers, keys, session, tmux, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -33,20 +33,7 @@ const CLAUDE_AND_CODEX = {
 /** `relevo-tui` (with no arguments unless `args`), in `cwd`, with `bin` and the system's directories as its PATH. */
 async function startBare(cwd: string, bin: string, args: readonly string[] = []): Promise<void> {
   const command = quote(['env', `PATH=${bin}:/usr/bin:/bin`, 'LANG=C.UTF-8', process.execPath, BIN, ...args]);
-  const r = await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'relevo',
-    '-x',
-    '160',
-    '-y',
-    '40',
-    '-c',
-    cwd,
-    `${command}; echo "exited with $?"; sleep 60`,
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
+  await session(160, 40, cwd, `${command}; echo "exited with $?"; sleep 60`);
 }
 
 /** The run_started lines of the runs in `cwd`'s state dir, oldest first. */

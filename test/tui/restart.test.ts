@@ -10,6 +10,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { readLock } from '../../src/app/store/locks.js';
 import { BIN, onlyRunJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
+import { alive } from '../helpers/procs.js';
 import { band, freshTmuxServers, keys, start, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
@@ -19,14 +20,6 @@ const lockOf = (stateDir: string) => {
   return readLock(join(stateDir, 'runs', run!));
 };
 const agentPid = (stateDir: string, role: string) => lockOf(stateDir)?.agents?.find((a) => a.role === role)?.pid;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('C-] r after an agent exited', () => {
   it('starts the killed builder again, tells it where its handoff is, and the relay reaches done with each round delivered once', async () => {
