@@ -6,7 +6,7 @@ import type { Profile } from '../../src/pty/profile.js';
 
 type Given = Pick<RunnerOptions, 'runId' | 'cwd' | 'agents' | 'journal' | 'runDir' | 'runPath'> & Partial<RunnerOptions>;
 
-/** Ten rounds in English on a 100×30 pane, no environment, generous limits (never a timing goal); `given` changes any of it. */
+/** Ten rounds in English on a pane of 100 columns and 30 rows, no environment, generous limits (never a timing goal); `given` changes any of it. */
 export function startRunner(given: Given): Promise<RelayRunner> {
   return RelayRunner.create({
     version: 'test',
