@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** `npm run bench`'s measurements that drive the real CLIs through the test tree's fake model servers (src/bench/hop.ts). */
+/** `npm run bench`'s measurements that drive the real CLIs through the test tree's fake model servers (bench/hop.ts). */
 export default defineConfig({
   test: {
     include: ['test/bench/**/*.run.ts'],

@@ -3,7 +3,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SRC = join(ROOT, 'src');
+const BENCH = join(ROOT, 'bench');
+const PTY_HELPERS = join(ROOT, 'test', 'helpers', 'pty');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -51,8 +54,8 @@ const layer = (folder: string) =>
  * never one of the same or a higher rank. protocol ← pty ← app ← tui ← the command; inside pty the
  * backends sit on the terminal core; inside app, faults ← store, replies ← config ← run ← commands;
  * inside tui, paint ← input ← state ← view ← actions ← picker ← the start-up files at its top.
- * The hook program and the simulator stand beside them (see their own tests); bench and dev are
- * tools on top.
+ * The hook program and the simulator stand beside them (see their own tests); dev is a tool on top.
+ * The bench is no room of src/: it lives in bench/, on top of src/ (see the tree's own test below).
  */
 const RANK: Readonly<Record<string, number>> = {
   protocol: 0,
@@ -74,7 +77,6 @@ const RANK: Readonly<Record<string, number>> = {
   hook: 3.5,
   sim: 3.6,
   'cli.ts': 4,
-  bench: 4.1,
   dev: 4.2,
 };
 
@@ -124,8 +126,27 @@ function upwardImports(file: string, text?: string): string[] {
     .filter((t) => t !== own && (RANK[t] === undefined || RANK[t] >= rank));
 }
 
+/**
+ * Relative imports of `file` that land outside every folder or file of `allowed` (paths under the
+ * repository's root): src/ stands on itself alone, the bench on src/ and the shared pseudo-terminal
+ * runner (with the one sleep it uses), and that runner on src/ and itself.
+ */
+function importsOutside(file: string, allowed: readonly string[], text?: string): string[] {
+  return imports(file, text)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => relative(ROOT, join(file, '..', s)))
+    .filter((to) => !allowed.some((a) => to === a || to.startsWith(`${a}/`)));
+}
+
+/** What each tree outside src/'s rooms may import, as paths under the root. */
+const TREES: Readonly<Record<string, { dir: string; allowed: readonly string[] }>> = {
+  src: { dir: SRC, allowed: ['src'] },
+  bench: { dir: BENCH, allowed: ['src', 'bench', 'test/helpers/pty', 'test/helpers/until.js'] },
+  'test/helpers/pty': { dir: PTY_HELPERS, allowed: ['src', 'test/helpers/pty', 'test/helpers/until.js'] },
+};
+
 describe('layers: dependencies point inward, toward src/protocol', () => {
-  it('no module imports a room of its rank or above (protocol ← pty ← app ← tui ← cli, bench, dev)', () => {
+  it('no module imports a room of its rank or above (protocol ← pty ← app ← tui ← cli, dev)', () => {
     const upward = sources(SRC).flatMap((f) => upwardImports(f).map((t) => `${relative(SRC, f)} → ${t}`));
     expect(upward).toEqual([]);
   });
@@ -172,17 +193,46 @@ describe('layers: dependencies point inward, toward src/protocol', () => {
     }
   });
 
-  it('@xterm/headless is used in src/pty/screen.ts alone (and by the bench floors relevo is measured against)', () => {
-    const users = sources(SRC).filter((f) => imports(f).some((s) => s.startsWith('@xterm/')));
+  it("@xterm/headless is used in src/pty/screen.ts alone (and by the bench floors and the tests' virtual screen)", () => {
+    const helpers = join(ROOT, 'test', 'helpers');
+    const users = [SRC, BENCH, helpers].flatMap(sources).filter((f) => imports(f).some((s) => s.startsWith('@xterm/')));
     // bench/bare-stack.ts (with parse-worker.ts, its terminals on worker threads) is the throughput
     // bench's "bare node-pty + @xterm/headless" floor, and ink-floor.tsx holds two such panes for the
-    // memory bench's: they must not go through Screen.
-    expect(users.map((f) => relative(SRC, f)).sort()).toEqual([
+    // memory bench's: they must not go through Screen. The tests and the bench read a program's
+    // output on test/helpers/pty/screen.ts.
+    expect(users.map((f) => relative(ROOT, f)).sort()).toEqual([
       'bench/bare-stack.ts',
       'bench/ink-floor.tsx',
       'bench/parse-worker.ts',
-      'pty/screen.ts',
+      'src/pty/screen.ts',
+      'test/helpers/pty/screen.ts',
     ]);
+  });
+
+  it('src/ imports nothing outside src/; the bench only src/, bench/ and the shared pty runner; that runner only src/ and itself', () => {
+    const outside = Object.values(TREES).flatMap(({ dir, allowed }) =>
+      sources(dir).flatMap((f) => importsOutside(f, allowed).map((to) => `${relative(ROOT, f)} → ${to}`)),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('the check catches src/ importing the bench or the tests, and the bench importing other tests', () => {
+    const { src, bench } = TREES;
+    const at = (path: string) => join(ROOT, path);
+    expect(importsOutside(at('src/tui/app.tsx'), src!.allowed, "import { x } from '../../bench/figure.js';")).toEqual(['bench/figure.js']);
+    expect(importsOutside(at('src/cli.ts'), src!.allowed, "const t = await import('../test/helpers/cli.js');")).toEqual([
+      'test/helpers/cli.js',
+    ]);
+    expect(importsOutside(at('bench/echo.ts'), bench!.allowed, "import { relevo } from '../test/helpers/cli.js';")).toEqual([
+      'test/helpers/cli.js',
+    ]);
+    expect(
+      importsOutside(
+        at('bench/echo.ts'),
+        bench!.allowed,
+        "import { a } from '../src/pty/screen.js';\nimport { b } from '../test/helpers/pty/program.js';\nimport { c } from './figure.js';",
+      ),
+    ).toEqual([]);
   });
 
   it('the simulator stands alone, like any agent CLI relevo drives', () => {

@@ -5,9 +5,10 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareVersions } from '../../src/protocol/index.js';
+import type { Program as AgentTerminal } from '../helpers/pty/program.js';
+import { processesWithEnv } from '../helpers/pty/tree.js';
 import { sleep } from '../helpers/until.js';
 import { cliVersion } from './homes.js';
-import { type AgentTerminal, processesWithEnv } from './terminal.js';
 
 /** test/bench still imports `sleep` from here. */
 export { sleep };

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { Program as AgentTerminal } from '../helpers/pty/program.js';
 import { eventually, sleep } from '../helpers/until.js';
 import {
   answerPermission,
@@ -34,7 +35,6 @@ import {
   RELEASES,
   type Release,
 } from './homes.js';
-import { AgentTerminal } from './terminal.js';
 
 const RELAY = '[relevo ronda 1 · de planner]\nhello · world';
 const REPLY = 'Plan ready.\n\n<handoff>\nto: builder\nAdd pagination · keep tests green\n</handoff>';

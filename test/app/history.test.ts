@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cut, formatRunsTable, parseJournalText, summarizeRun } from '../../src/app/commands/runs.js';
+import { cut, formatRunsTable, parseJournalText, summarizeRun } from '../../src/app/commands/run-summary.js';
 import { CheckpointStore, sha256 } from '../../src/app/store/checkpoints.js';
 import { formatHeader, type JournalEntry, journalLineSchema, type Role } from '../../src/protocol/index.js';
 import { relevo, SELF, tempDir } from '../helpers/cli.js';

@@ -18,9 +18,9 @@ import { formatHeader } from '../../src/protocol/index.js';
 import { claudeIdle, codexComposer, codexIdle, inputShows, reapLeftovers, sleep } from '../agents/drive.js';
 import { type AgentHome, createClaudeHome, createCodexHome, makeTempDir } from '../agents/homes.js';
 import { handoff, REPORT_1, STEP_1 } from '../agents/script.js';
-import { AgentTerminal } from '../agents/terminal.js';
 import { startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { Program } from '../helpers/pty/program.js';
 
 const LAUNCH_MS = 30_000;
 /** The receiver waited a while in relevo's hop (the other agent's turn): the floor's second prompt waits too. */
@@ -29,7 +29,7 @@ const IDLE_BEFORE_MS = 500;
 export type FloorSample = { readonly sender: number; readonly first: number; readonly second: number };
 
 /** Polls `check` every 2 ms (after xterm caught up). */
-async function soon(t: AgentTerminal, what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function soon(t: Program, what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await t.flush();
@@ -40,7 +40,7 @@ async function soon(t: AgentTerminal, what: string, check: () => boolean, timeou
 }
 
 /** Paste, Enter as soon as the paste shows, Enter again if the turn did not start: the ms from the paste to the request. */
-async function deliver(t: AgentTerminal, agent: 'claude' | 'codex', text: string, requests: () => { at: number }[]): Promise<number> {
+async function deliver(t: Program, agent: 'claude' | 'codex', text: string, requests: () => { at: number }[]): Promise<number> {
   const before = requests().length;
   const pastedAt = Date.now();
   t.paste(text);
@@ -71,7 +71,7 @@ export async function floorSample(cli: 'claude' | 'codex'): Promise<FloorSample>
   const spool = join(dir, 'spool');
   mkdirSync(spool);
   let home: AgentHome | null = null;
-  let term: AgentTerminal | null = null;
+  let term: Program | null = null;
   try {
     if (cli === 'claude') {
       const h = createClaudeHome({ serverUrl: server.url });
@@ -80,13 +80,13 @@ export async function floorSample(cli: 'claude' | 'codex'): Promise<FloorSample>
       const hook = { type: 'command', command: spoolCommand(spool, 'claude-stop'), async: true };
       writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [hook] }] } }));
       const env = { ...h.env, ...loadProfile('claude', 'bench').data.launch.env };
-      term = new AgentTerminal({ file: h.bin, args: ['--settings', settings], cwd: h.cwd, env });
+      term = new Program({ file: h.bin, args: ['--settings', settings], cwd: h.cwd, env });
     } else {
       const h = createCodexHome({ serverUrl: server.url });
       home = h;
       const notify = ['sh', '-c', `printf '%s' "$1" > '${spool}/notify.json'`, 'sh'];
       const args = h.args({ altScreen: false, extra: ['-c', `notify=${JSON.stringify(notify)}`] });
-      term = new AgentTerminal({ file: h.bin, args, cwd: h.cwd, env: h.env });
+      term = new Program({ file: h.bin, args, cwd: h.cwd, env: h.env });
     }
     const t = term;
     const codexDone = () => codexComposer(t) !== undefined && t.osc7501.at(-1)?.data.startsWith('state=done') === true;

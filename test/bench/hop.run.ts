@@ -1,5 +1,5 @@
 /**
- * The relay hop with the real CLIs, for `npm run bench` (src/bench/hop.ts runs this file through
+ * The relay hop with the real CLIs, for `npm run bench` (bench/hop.ts runs this file through
  * vitest with vitest.bench.config.ts, so the fake model servers of the test tree need no build of
  * their own). Each run is `relevo-tui --headless` with a planner and a builder on their own fake
  * servers; a hop is "the fake server sent the last SSE event of one agent's reply holding a
@@ -30,15 +30,15 @@ type Server = FakeAnthropic | FakeOpenAI;
 const REPS = Number(process.env.RELEVO_HOP_REPS ?? '1');
 const OUT = process.env.RELEVO_HOP_OUT ?? '';
 const present: Record<Cli, boolean> = { claude: existsSync(CLAUDE_BIN), codex: existsSync(CODEX_BIN) };
-// Run by itself (not through src/bench/hop.ts), the hop still starts everything without the
-// machine's NODE_EXTRA_CA_CERTS: it makes every Node start (relevo, the hook's forwarder) ≈ 80 ms slower.
+// Run by itself (not through bench/hop.ts), the hop still starts everything without the
+// machine's NODE_EXTRA_CA_CERTS: it makes every Node start (relevo, the hook's forwarder) slower.
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 /**
  * The planner's model thinks this long before it streams its first reply, as a model does: the
  * builder, started with it, has drawn its idle screen by then, so the first hop measures the relay
  * and not the builder's start-up (relevo types into an agent only once its screen has kept still
- * for the profile's quiet_ms; a Claude Code just started redraws for ≈ 2 s).
+ * for the profile's quiet_ms; a Claude Code just started redraws for a while).
  */
 const PLANNER_THINKS_MS = 2000;
 

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/sim/agent.js';
 import { parseSimArgs } from '../../src/sim/options.js';
 import { NBSP } from '../../src/sim/screen.js';
+import { VirtualScreen } from '../helpers/pty/screen.js';
 import { SIM_REPORT_1, simPermissionPrompt } from '../helpers/sim-screen.js';
-import { sleep, VirtualScreen, waitFor } from './terminal.js';
+import { sleep } from '../helpers/until.js';
 
 const RULE = /^─+$/;
 
@@ -62,16 +63,7 @@ function startSim(args: string[], cols = 80, rows = 30): Sim {
     stderr: () => stderr,
     records,
     text,
-    until: (wanted, timeoutMs = 5000) =>
-      waitFor(
-        String(wanted),
-        async () => {
-          const now = await text();
-          return typeof wanted === 'string' ? now.includes(wanted) : wanted.test(now);
-        },
-        timeoutMs,
-        () => screen.text(),
-      ),
+    until: (wanted, timeoutMs = 5000) => screen.waitForText(wanted, timeoutMs),
   };
   running.push(sim);
   return sim;

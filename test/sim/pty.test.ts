@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
+import { VirtualScreen } from '../helpers/pty/screen.js';
 import { SIM_REPORT_1 } from '../helpers/sim-screen.js';
-import { sleep, until } from '../helpers/until.js';
-import { VirtualScreen } from './terminal.js';
+import { sleep } from '../helpers/until.js';
 
 const NBSP = '\u00a0';
 
@@ -30,12 +30,8 @@ function spawnSim(args: string[], cols = 120, rows = 30): PtySim {
   const screen = new VirtualScreen(cols, rows);
   proc.onData((data) => screen.write(data));
   const exit = new Promise<number>((resolveExit) => proc.onExit(({ exitCode }) => resolveExit(exitCode)));
-  const shows = async (text: string): Promise<boolean> => {
-    await screen.flush();
-    return screen.text().includes(text);
-  };
-  const untilShown = (text: string) => until(JSON.stringify(text), () => shows(text), 10_000, { show: () => screen.text() });
-  return { screen, proc, exit, until: untilShown };
+  const until = (text: string): Promise<void> => screen.waitForText(text, 10_000);
+  return { screen, proc, exit, until };
 }
 
 describe('sim-agent in a real pty', () => {

@@ -15,8 +15,8 @@ import {
   workedLines,
 } from '../../src/sim/screen.js';
 import { stringWidth, tailToWidth, truncateToWidth } from '../../src/sim/width.js';
+import { VirtualScreen } from '../helpers/pty/screen.js';
 import { simPermissionPrompt } from '../helpers/sim-screen.js';
-import { VirtualScreen } from './terminal.js';
 
 describe('width', () => {
   it('counts wide and zero-width characters', () => {

@@ -7,8 +7,6 @@ import {
   type RelayState,
   ROLES,
   type Role,
-  readHookPayload,
-  reportFits,
   step,
 } from '../../protocol/index.js';
 import { AgentPane, type TurnEnd } from '../../pty/agent.js';
@@ -25,6 +23,7 @@ import { doneMemory } from '../store/memory.js';
 import { type Restart, restartAgent } from './agent-restart.js';
 import { AgentWatch } from './agent-watch.js';
 import { EarlyAnchors } from './early-anchor.js';
+import { listenForReports } from './hook-reports.js';
 import { MemoryWrites } from './memory-writes.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
@@ -111,23 +110,10 @@ export class RelayRunner {
       blockedTimeoutMs: options.blockedTimeoutMs,
     });
     for (const role of ROLES) this.#watch.watch(role, this.agents[role]);
-    channel?.onMessage(({ role, kind, payload, at }) => {
-      const report = readHookPayload(kind, payload);
-      const slot = this.#hooks[role];
-      if (report === null || !reportFits(report, slot.sent, slot.thread, { at, since: slot.since })) return;
-      slot.report = report;
-      slot.thread = report.thread ?? slot.thread;
-      slot.arrived.fire();
-      this.agents[role].turnReported(report.text != null);
-      this.#early.reported(role, this.#options.cwd);
-    });
-    channel?.onRejected((reason) => {
-      try {
-        options.journal.append({ type: 'hook_rejected', reason: reason.slice(0, 240) });
-      } catch (error) {
-        this.fault(error);
-      }
-    });
+    if (channel !== null) {
+      const reported = (role: Role) => this.#early.reported(role, this.#options.cwd);
+      listenForReports(channel, { hooks: this.#hooks, agents: this.#agents, reported, journal: options.journal, fault: this.fault });
+    }
   }
 
   get state(): RelayState {

@@ -5,10 +5,10 @@ import { fitsLayout, type Layout, layout, MIN_SIZE, noLayout } from '../paint/la
 import { withoutColor } from '../paint/no-color.js';
 import { OffscreenInk } from '../paint/offscreen.js';
 import { PanePainter } from '../paint/painter.js';
-import { type CopyState, spansOn } from '../state/copy-text.js';
 import type { Store, TuiState } from '../state/store.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import { HISTORY_CHROME_ROWS } from './components/HistoryPanel.js';
+import { copyOn, copySpans } from './copy-view.js';
 import { chromeLines, paneFrame, paneTitle, tooSmall } from './frame.js';
 import { Overlays } from './overlays.js';
 import type { RealTerminal } from './terminal.js';
@@ -196,8 +196,8 @@ export class Compositor {
     // The focused pane's cursor goes inside each frame's synchronized-output bracket.
     this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
       trailer: () => this.#cursorMove(),
-      invert: (row) => this.#spans(role, row),
-      inverting: () => this.#copy(role) !== null,
+      invert: (row) => copySpans(this.#store.state, role, this.#agents?.[role].pane.screen, row),
+      inverting: () => copyOn(this.#store.state, role) !== null,
     });
     return this.#painters[role];
   }
@@ -245,26 +245,11 @@ export class Compositor {
     const s = this.#store.state;
     const painter = this.#painters[s.focus];
     if (painter === undefined) return HIDE_CURSOR;
-    const copy = this.#copy(s.focus);
+    const copy = copyOn(this.#store.state, s.focus);
     if (copy === null) return painter.cursorSequence(s.overlay === 'none');
     // In copy mode the cursor is copy mode's own.
     const at = { row: copy.cursor.line - (this.#agents?.[s.focus].pane.screen.text.viewTop ?? 0), col: copy.cursor.col, visible: true };
     return painter.cursorSequence(s.overlay === 'none', at);
-  }
-
-  /** Copy mode's state, when it is on the role's pane. */
-  #copy(role: Role): CopyState | null {
-    const s = this.#store.state;
-    return s.scroll !== null && s.focus === role ? (s.copy ?? null) : null;
-  }
-
-  /** What copy mode shows in reverse video on a row of the role's view. */
-  #spans(role: Role, row: number) {
-    const copy = this.#copy(role);
-    if (copy === null) return undefined;
-    const screen = this.#agents?.[role].pane.screen;
-    if (screen === undefined) return undefined;
-    return spansOn(copy, screen.text.viewTop + row, screen.cols);
   }
 
   #paintChrome(): void {

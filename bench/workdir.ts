@@ -5,11 +5,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { onCleanup, sleep, tempDir } from './cleanup.js';
+import { PACKAGE_ROOT } from '../src/app/config/paths.js';
+import { sleep } from '../test/helpers/until.js';
+import { onCleanup, tempDir } from './cleanup.js';
 
-// From src/bench (tests) and dist/bench alike: the built agent program (`npm run build` first).
-const AGENT = fileURLToPath(new URL('../../dist/bench/bench-agent.js', import.meta.url));
+/** The built agent program (`npm run build:bench` first), from bench/ (tests) and dist/bench alike. */
+const AGENT = join(PACKAGE_ROOT, 'dist', 'bench', 'bench-agent.js');
 
 export type AgentMode = 'echo' | 'flood' | 'print';
 

@@ -1,12 +1,10 @@
 /**
  * What every bench shares about ending well: one list of things to undo (processes, tmux servers,
- * temp dirs) that runs however the bench ends — returned, thrown, exited or interrupted — and a sleep.
+ * temp dirs) that runs however the bench ends — returned, thrown, exited or interrupted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const cleanups = new Set<() => void>();
 

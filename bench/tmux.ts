@@ -15,7 +15,7 @@ export class TmuxServer {
     this.#dir.remove();
   });
 
-  /** The argv of a client that starts the server with a session attached (for a BenchTerminal). */
+  /** The argv of a client that starts the server with a session attached (for a Program). */
   newSession(session: string, command: readonly string[], ...options: string[]): string[] {
     return ['tmux', '-S', this.socket, '-f', '/dev/null', 'new-session', '-s', session, ...options, '--', ...command];
   }

@@ -7,10 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
-import { DEMO_GOAL } from '../app/config/options.js';
-import { sleep } from './cleanup.js';
+import { DEMO_GOAL } from '../src/app/config/options.js';
+import type { Program } from '../test/helpers/pty/program.js';
+import { sleep } from '../test/helpers/until.js';
 import { printedLine } from './flood-text.js';
-import { BenchTerminal, BIN, COLS, ROWS } from './terminal.js';
+import { BIN, COLS, openTerminal, ROWS } from './spawn.js';
 import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
 
@@ -19,13 +20,13 @@ export const HISTORY = 10_000;
 
 /**
  * How long a Node process (relevo, the Ink floor) paints nothing before it counts as idle: V8's
- * memory reducer starts 8 s after the last full GC and collects a few times more (≈ 10–20 wake-ups
- * a second, the young generation given back) for ≈ 10 s; then nothing runs until the next input.
+ * memory reducer starts a few seconds after the last full GC and collects a few times more (the
+ * young generation given back, waking the process); then nothing runs until the next input.
  */
 export const STEADY_MS = 30_000;
 
 /** A running scene: the process measured (relevo's, or the tmux server), and how to end it. */
-export type Scene = { readonly pid: number; readonly tui: BenchTerminal; close(): Promise<void> };
+export type Scene = { readonly pid: number; readonly tui: Program; close(): Promise<void> };
 
 const printed = (lines: number) => (t: string) => (t.match(new RegExp(printedLine(lines), 'g')) ?? []).length >= 2;
 
@@ -36,9 +37,9 @@ async function relevo(
   timeoutMs: number,
 ): Promise<Scene> {
   const dir = new Workdir();
-  const tui = new BenchTerminal([process.execPath, BIN, ...args(dir), '--state-dir', join(dir.path, '.relevo')], { cwd: dir.path });
+  const tui = openTerminal([process.execPath, BIN, ...args(dir), '--state-dir', join(dir.path, '.relevo')], { cwd: dir.path });
   const close = async () => {
-    await tui.stop(3000);
+    await tui.kill(3000);
     dir.release();
   };
   try {
@@ -94,10 +95,10 @@ async function tmux(panes: (dir: Workdir) => [string[], string[]], ready: (t: st
   const [left, right] = panes(dir);
   const conf = join(dir.path, 'tmux.conf');
   writeFileSync(conf, `set -g history-limit ${HISTORY}\n`);
-  let tui: BenchTerminal | undefined;
+  let tui: Program | undefined;
   const close = async () => {
     server.kill();
-    await tui?.stop();
+    await tui?.kill(1000);
     dir.release();
   };
   try {
@@ -118,7 +119,7 @@ async function tmux(panes: (dir: Workdir) => [string[], string[]], ready: (t: st
       ...left,
     );
     await server.run('split-window', '-h', '-t', 'bench', '-c', dir.path, '--', ...right);
-    tui = new BenchTerminal(['tmux', '-S', server.socket, 'attach', '-t', 'bench'], { cwd: dir.path });
+    tui = openTerminal(['tmux', '-S', server.socket, 'attach', '-t', 'bench'], { cwd: dir.path });
     await tui.until(ready, 60_000, what);
     return { pid: await server.pid(), tui, close };
   } catch (error) {
@@ -143,12 +144,12 @@ export const tmuxPrinting = (lines: number) =>
 /** Waits until nothing has been painted for `quietMs` (toasts gone, the last frame out), at most `maxMs`. */
 export async function quiet(scene: Scene, quietMs: number, maxMs: number): Promise<void> {
   const end = performance.now() + maxMs;
-  let version = scene.tui.screen.version;
+  let version = scene.tui.virtual.version;
   let since = performance.now();
   while (performance.now() < end && performance.now() - since < quietMs) {
     await sleep(250);
-    if (scene.tui.screen.version !== version) {
-      version = scene.tui.screen.version;
+    if (scene.tui.virtual.version !== version) {
+      version = scene.tui.virtual.version;
       since = performance.now();
     }
   }

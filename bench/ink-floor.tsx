@@ -1,7 +1,7 @@
 /**
  * `node dist/bench/ink-floor/ink-floor.js [--relevo-modules=frame|run] TEXT`: the floor of any Ink
  * TUI's start-up and memory on this machine — Node, React, Ink and yoga, bundled and loaded as
- * relevo's command is (`npm run build` writes it), painting TEXT in one bordered line, then idle
+ * relevo's command is (`npm run build:bench` writes it), painting TEXT in one bordered line, then idle
  * until SIGTERM or SIGHUP. The start-up bench times its first frame beside relevo's; the memory
  * bench reads its RSS.
  *
@@ -20,14 +20,14 @@ if (fetch?.configurable) Reflect.deleteProperty(globalThis, 'fetch');
 const { Box, render, Text } = await import('ink');
 if (modules !== undefined) {
   await Promise.all([
-    import('../app/config/options.js'),
-    import('../app/config/relevo-toml.js'),
-    import('../tui/start.js'),
-    ...(modules === 'run' ? [import('../tui/app.js')] : []),
+    import('../src/app/config/options.js'),
+    import('../src/app/config/relevo-toml.js'),
+    import('../src/tui/start.js'),
+    ...(modules === 'run' ? [import('../src/tui/app.js')] : []),
   ]);
 }
 if (modules === 'run') {
-  const { exposedGc, RELIEF_MS, relievingGc } = await import('../app/run/memory-relief.js');
+  const { exposedGc, RELIEF_MS, relievingGc } = await import('../src/app/run/memory-relief.js');
   const gc = exposedGc();
   if (gc !== null) setTimeout(relievingGc(gc), RELIEF_MS).unref();
 }
@@ -49,7 +49,7 @@ const panes =
   program.length > 0
     ? await Promise.all(
         [0, 1].map(async () => {
-          const [{ ptyDriver }, { default: xterm }] = await Promise.all([import('../pty/pty-driver.js'), import('@xterm/headless')]);
+          const [{ ptyDriver }, { default: xterm }] = await Promise.all([import('../src/pty/pty-driver.js'), import('@xterm/headless')]);
           const size = { cols: Number(cols), rows: Number(rows) };
           const term = new xterm.Terminal({ ...size, scrollback: 500, allowProposedApi: true });
           const pty = ptyDriver().spawn(program[0]!, program.slice(1), {

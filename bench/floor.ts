@@ -1,11 +1,12 @@
 /**
- * The floor of any Ink TUI on this machine, as the bench starts it: src/bench/ink-floor.tsx, bundled
- * and loaded as relevo's command is (`npm run build` writes dist/bench/ink-floor/), in a bench terminal.
+ * The floor of any Ink TUI on this machine, as the bench starts it: bench/ink-floor.tsx, bundled
+ * and loaded as relevo's command is (`npm run build:bench` writes dist/bench/ink-floor/), in a bench terminal.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sleep, tempDir } from './cleanup.js';
-import { BenchTerminal } from './terminal.js';
+import { sleep } from '../test/helpers/until.js';
+import { tempDir } from './cleanup.js';
+import { openTerminal } from './spawn.js';
 
 const FLOOR_TEXT = 'ink floor · idle';
 const INK_FLOOR = fileURLToPath(new URL('./ink-floor/ink-floor.js', import.meta.url));
@@ -29,9 +30,9 @@ export async function openInkFloor(o: FloorOptions = {}): Promise<{ firstFrameMs
   const dir = tempDir('relevo-bench-floor-');
   const withPanes = o.panes ? [String(o.panes.cols), String(o.panes.rows), ...o.panes.agent] : [];
   const modules = o.modules ? [`--relevo-modules=${o.modules}`] : [];
-  const ink = new BenchTerminal([process.execPath, INK_FLOOR, ...modules, FLOOR_TEXT, ...withPanes], { cwd: dir.path });
+  const ink = openTerminal([process.execPath, INK_FLOOR, ...modules, FLOOR_TEXT, ...withPanes], { cwd: dir.path });
   const close = async () => {
-    await ink.stop(3000);
+    await ink.kill(3000);
     dir.remove();
   };
   try {

@@ -9,12 +9,12 @@
  * off the main thread), and Node's reads and writes with nothing parsed.
  */
 
-import { sleep } from './cleanup.js';
+import type { Program } from '../test/helpers/pty/program.js';
+import { sleep } from '../test/helpers/until.js';
 import type { Figure } from './figure.js';
 import { median, quantile } from './figure.js';
 import { ECHO_KEYS, PROBE_KEY, PROBE_LINE } from './flood-text.js';
 import { openSession, type Session } from './session.js';
-import type { BenchTerminal } from './terminal.js';
 import { tmuxVersion } from './tmux.js';
 import type { Workdir } from './workdir.js';
 
@@ -32,7 +32,7 @@ const agents = (dir: Workdir) => ({
 
 let turn = 0;
 /** Types the next key and resolves with how long it took to be painted (ms). */
-async function keystroke(term: BenchTerminal, ms = 2000): Promise<number> {
+async function keystroke(term: Program, ms = 2000): Promise<number> {
   const key = ECHO_KEYS[turn++ % ECHO_KEYS.length]!;
   const painted = term.watch(key, ms);
   const t0 = performance.now();
@@ -45,7 +45,7 @@ async function keystroke(term: BenchTerminal, ms = 2000): Promise<number> {
  * opened) would take them and paint them itself. An Esc that arrives with the next key reads as
  * Alt+key, so the probe goes a little after it, and on no answer another Esc. Then `keys` keys not counted.
  */
-async function warmUp(term: BenchTerminal, keys: number): Promise<void> {
+async function warmUp(term: Program, keys: number): Promise<void> {
   for (let tries = 0; ; tries++) {
     await sleep(200);
     const answered = term.watch(PROBE_LINE, 1000);
@@ -65,7 +65,7 @@ async function warmUp(term: BenchTerminal, keys: number): Promise<void> {
 }
 
 /** `n` keystrokes, 20–30 ms apart (after each one's echo), so none batch with the next. */
-async function series(term: BenchTerminal, n: number): Promise<number[]> {
+async function series(term: Program, n: number): Promise<number[]> {
   const out: number[] = [];
   let missed = 0;
   while (out.length < n) {
@@ -88,7 +88,7 @@ type Name = Session['name'];
  * One repetition: every system's session open at once (idle ones cost nothing), the idle keys in
  * turns of TURN_KEYS (after one key not counted) — each system first in turn — so that every
  * system is sampled across the same stretches of a machine whose speed drifts (one session's p50
- * can be 20 % off the next one's, of the same program); then, system by system, its flood
+ * can be well off the next one's, of the same program); then, system by system, its flood
  * started, the flooding series, and the session closed (its flood would load the machine under
  * the next system's).
  */
@@ -109,8 +109,8 @@ async function rep(names: readonly Name[], keys: number): Promise<Record<Name, L
     for (let t = 0; t * turn < keys; t++) {
       const n = Math.min(turn, keys - t * turn);
       for (const s of [...sessions.slice(t % sessions.length), ...sessions.slice(0, t % sessions.length)]) {
-        // A turn's first key, after the others' turns (≈ 2 s), is not counted: in every system it
-        // echoes 2–3 times slower than the keys after it (its caches went cold). What is measured is
+        // A turn's first key, after the others' turns, is not counted: in every system it echoes
+        // slower than the keys after it (its caches went cold). What is measured is
         // steady typing, as after the warm-up; the first key after a long still is in memory's note.
         await named(s.name, () => keystroke(s.term));
         await sleep(25);
@@ -170,7 +170,7 @@ export async function figures(opts: EchoOptions): Promise<Figure[]> {
         ? `tmux 3.x is not installed here: no baseline; the bare stack ${others}`
         : met
           ? `the bare stack ${others}`
-          : `floor: one Node process with node-pty and @xterm/headless, writing the echo out once parsed (no painting, src/bench/bare-relay.ts): ${floor.toFixed(2)} ms${ratio(floor)}; relevo ${relevo.toFixed(2)} ms; ${others}`;
+          : `floor: one Node process with node-pty and @xterm/headless, writing the echo out once parsed (no painting, bench/bare-relay.ts): ${floor.toFixed(2)} ms${ratio(floor)}; relevo ${relevo.toFixed(2)} ms; ${others}`;
       const what = `keystroke echo, focused pane, ${scenario === 'idle' ? 'other pane idle' : 'other pane flooding'}, ${label}`;
       out.push({
         key: `echo.${scenario}.${label}`,

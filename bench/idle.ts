@@ -16,7 +16,7 @@ const LINES = 40;
 async function rate(open: () => Promise<Scene>, quietMs: number, seconds: number): Promise<{ all: number; main: number }> {
   const scene = await open();
   try {
-    // Toasts last 5 s, V8's memory reducer ≈ 20 s: idle means after both are done.
+    // Toasts last 5 s, then V8's memory reducer runs a while: idle means after both are done.
     await quiet(scene, quietMs, quietMs + 20_000);
     return await wakeupRate(scene.pid, seconds);
   } finally {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
 import { z } from 'zod';
-import { PACKAGE_ROOT } from '../app/config/paths.js';
+import { PACKAGE_ROOT } from '../src/app/config/paths.js';
 import { type Figure, median, quantile } from './figure.js';
 
 /**
@@ -58,7 +58,7 @@ function claudeBinEnv(): Record<string, string> {
 /**
  * The environment of everything the hop starts (vitest, relevo, the agents, their hooks): this one's,
  * without NODE_EXTRA_CA_CERTS. A machine that sets it (a sandbox proxy's CA) makes every Node start
- * ≈ 80 ms slower, the Stop hook's forwarder among them, and nothing in the hop goes online.
+ * slower, the Stop hook's forwarder among them, and nothing in the hop goes online.
  */
 function offlineEnv(): Record<string, string> {
   const env: Record<string, string> = {};

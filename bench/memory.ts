@@ -2,20 +2,20 @@
  * Memory: VmRSS of relevo's own process (not its agents) (a) idle after the demo reached `done`,
  * (b) with two agents that each printed 10,500 lines into their panes' scrollback and sit idle —
  * idle as a TUI sits in front of a person, once it painted nothing for 30 s (scenes.ts STEADY_MS:
- * V8 gives memory back ≈ 20 s after the last activity); against the tmux server's RSS in the same
+ * V8 gives memory back a while after the last activity); against the tmux server's RSS in the same
  * two scenes (history-limit 10000; it has no collector to wait for: 1 s still). In (b) relevo's
  * scrollback is checked too: copy mode's top of history (`C-] [` then `g`) must show a line printed
  * ≥ 10,000 lines before the last.
  */
 
-import { RELIEF_MS } from '../app/run/memory-relief.js';
-import { firstLayout } from '../tui/view/compositor.js';
-import { sleep } from './cleanup.js';
+import { RELIEF_MS } from '../src/app/run/memory-relief.js';
+import { firstLayout } from '../src/tui/view/compositor.js';
+import { sleep } from '../test/helpers/until.js';
 import { type Figure, median } from './figure.js';
 import { type FloorModules, hasInkFloor, idleInkFloor } from './floor.js';
 import { rssMB, threadArenasMB } from './proc.js';
 import { HISTORY, quiet, relevoDemoDone, relevoPrinting, type Scene, STEADY_MS, tmuxDemo, tmuxPrinting } from './scenes.js';
-import { COLS, ROWS } from './terminal.js';
+import { COLS, ROWS } from './spawn.js';
 import { Workdir } from './workdir.js';
 
 /** Lines each agent prints: more than the scrollback kept; quick (the CI smoke), a screenful or so. */
@@ -55,10 +55,10 @@ async function keptLines(scene: Scene, lines: number): Promise<number> {
   await sleep(100);
   scene.tui.write('g');
   const top = () => {
-    const first = /planner line (\d+)/.exec(scene.tui.text());
+    const first = /planner line (\d+)/.exec(scene.tui.screen());
     return first ? Number(first[1]) : Number.NaN;
   };
-  await scene.tui.until(() => top() < lines - scene.tui.screen.rows * 2, 10_000, 'the top of the history');
+  await scene.tui.until(() => top() < lines - scene.tui.virtual.rows * 2, 10_000, 'the top of the history');
   await sleep(300);
   return lines - top() + 1;
 }

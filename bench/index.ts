@@ -2,11 +2,10 @@
  * `npm run bench`: every figure of issue 16 from one run — relevo-tui's median against a baseline
  * measured in the same run (tmux, the bare node-pty + @xterm/headless stack, `node -e 0`), with the
  * ratio and the goal — as a table on stdout (`--markdown`: a Markdown table, for the README) and as
- * JSON (`--json FILE`, default bench-results.json). Then the older reports (relay, render, attach)
- * as they print them. A group whose module is not built is skipped; one that fails is reported in
- * one line and the others still run (exit 1 at the end).
+ * JSON (`--json FILE`, default bench-results.json). A group whose module is not built is skipped;
+ * one that fails is reported in one line and the others still run (exit 1 at the end).
  *
- *   node dist/bench/index.js [--reps N] [--quick] [--only a,b] [--json FILE] [--markdown]
+ *   node dist/bench/index.js [--reps N] [--quick] [--only startup,memory,idle,echo,throughput,hop] [--json FILE] [--markdown]
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,19 +20,12 @@ import { goalsLine, markdownTable, plainTable } from './report.js';
 type Options = { reps: number; quick: boolean };
 type FigureGroup = { figures(opts: Options): Promise<Figure[]> };
 
-/** Groups that return figures, in the order they run. */
-const FIGURES = ['startup', 'memory', 'idle', 'echo', 'throughput', 'hop'] as const;
-/** Older benches that print their own report; what they measure is not in the issue's table. */
-const SCRIPTS: Readonly<Record<string, { full: string[]; quick: string[] }>> = {
-  relay: { full: ['--runs', '3'], quick: ['--runs', '1', '--steps', '1', '--think-ms', '50'] },
-  render: { full: [], quick: ['--stream-s', '0.5', '--feed-s', '0.5', '--idle-s', '0.5', '--flood-s', '0.5'] },
-  attach: { full: [], quick: ['--steps', '1', '--think-ms', '50'] },
-};
-const GROUPS = [...FIGURES, ...Object.keys(SCRIPTS)];
+/** The groups, each a module returning figures, in the order they run. */
+const GROUPS: readonly string[] = ['startup', 'memory', 'idle', 'echo', 'throughput', 'hop'];
 
 type Outcome = { name: string; status: 'ok' | 'skipped' | 'failed'; seconds: number; detail?: string };
 
-const USAGE = `usage: node dist/bench/index.js [--reps N] [--quick] [--only a,b] [--json FILE] [--markdown]\ngroups: ${GROUPS.join(', ')}\n`;
+const USAGE = `usage: node dist/bench/index.js [--reps N] [--quick] [--only ${GROUPS.join(',')}] [--json FILE] [--markdown]\ngroups: ${GROUPS.join(', ')}\n`;
 
 function usage(message: string): never {
   process.stderr.write(`bench: ${message}\n${USAGE}`);
@@ -92,16 +84,6 @@ async function runFigures(name: string, opts: Options, out: Figure[]): Promise<O
   return 'ok';
 }
 
-async function runScript(name: string, opts: Options): Promise<Outcome['status']> {
-  const file = here(`./${name}.js`);
-  if (!existsSync(file)) return 'skipped';
-  const args = opts.quick ? SCRIPTS[name]!.quick : SCRIPTS[name]!.full;
-  const r = await execa(process.execPath, [file, ...args], { reject: false, all: true, stdin: 'ignore' });
-  console.log(`── ${name} ──\n${r.all.trimEnd()}\n`);
-  if (r.exitCode !== 0) throw new Error(`exited ${r.exitCode ?? r.signal}: ${r.all.trim().split('\n').at(-1) ?? ''}`);
-  return 'ok';
-}
-
 async function machine() {
   const tmux = await execa('tmux', ['-V'], { reject: false });
   return {
@@ -124,7 +106,7 @@ for (const name of o.only) {
   console.error(`bench: ${name} …`);
   let outcome: Outcome;
   try {
-    const status = FIGURES.includes(name as (typeof FIGURES)[number]) ? await runFigures(name, opts, figures) : await runScript(name, opts);
+    const status = await runFigures(name, opts, figures);
     outcome = { name, status, seconds: (performance.now() - t0) / 1000 };
   } catch (error) {
     outcome = { name, status: 'failed', seconds: (performance.now() - t0) / 1000, detail: oneLine(error) };

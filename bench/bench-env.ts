@@ -1,8 +1,7 @@
 /**
  * The environment the bench's processes run in. A machine behind a TLS-inspecting proxy sets
  * NODE_EXTRA_CA_CERTS for npm's sake, and Node 20 then reads and parses the whole certificate bundle
- * at every start (≈ 80 ms on the 2-core machine the README's figures come from: `node -e 0` 150 ms
- * with it, 70 ms without). Nothing the bench runs talks TLS (the model servers are plain HTTP on
+ * at every start (docs/benchmarks.md says by how much). Nothing the bench runs talks TLS (the model servers are plain HTTP on
  * 127.0.0.1) and a person's shell rarely sets it; left in, every figure that starts a Node process
  * — relevo, its hooks, the agents and the baselines alike — would measure the machine's proxy.
  * Removed from the bench's own environment before anything starts, so every child inherits that.

@@ -2,16 +2,16 @@
  * Start-up: (a) the TUI's first painted frame with `--demo` (spawned in the bench's own 160×40
  * pseudo-terminal, stopped at the output that paints the status band's `relevo ·`), against a tmux
  * client starting a private server with a session attached (stopped at the output that paints its
- * status line), and beside the floor of any Ink TUI (src/bench/ink-floor.tsx, bundled as relevo is);
+ * status line), and beside the floor of any Ink TUI (bench/ink-floor.tsx, bundled as relevo is);
  * (b) `--help` and `--version` run to exit, against `node -e 0`. Interleaved, STARTS_PER_REP times a
- * repetition (one in the quick smoke): a start takes well under a second, and single starts on this
- * machine spread by ± 30 ms, which a median of three moved with.
+ * repetition (one in the quick smoke): a start takes well under a second, and single starts spread
+ * enough that a median of three moved with them.
  */
 import { execa } from 'execa';
 import { tempDir } from './cleanup.js';
 import { type Figure, median } from './figure.js';
 import { type FloorModules, hasInkFloor, openInkFloor } from './floor.js';
-import { BenchTerminal, BIN } from './terminal.js';
+import { BIN, openTerminal } from './spawn.js';
 import { TmuxServer, tmuxVersion } from './tmux.js';
 
 const TIMEOUT_MS = 20_000;
@@ -21,11 +21,11 @@ const BAND = 'relevo ·';
 /** ms from spawning the TUI to the output that paints its status band. */
 async function relevoFirstFrame(): Promise<number> {
   const dir = tempDir('relevo-bench-start-');
-  const tui = new BenchTerminal([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cwd: dir.path });
+  const tui = openTerminal([process.execPath, BIN, '--demo', '--state-dir', `${dir.path}/.relevo`], { cwd: dir.path });
   try {
     return (await tui.until((t) => t.includes(BAND), TIMEOUT_MS, `the band (${BAND})`)) - tui.started;
   } finally {
-    await tui.stop(3000);
+    await tui.kill(3000);
     dir.remove();
   }
 }
@@ -34,12 +34,12 @@ async function relevoFirstFrame(): Promise<number> {
 async function tmuxFirstFrame(): Promise<number> {
   const tmux = new TmuxServer();
   const dir = tempDir('relevo-bench-start-');
-  const client = new BenchTerminal(tmux.newSession('first', ['cat']), { cwd: dir.path });
+  const client = openTerminal(tmux.newSession('first', ['cat']), { cwd: dir.path });
   try {
     return (await client.until((t) => t.includes('[first]'), TIMEOUT_MS, "tmux's status line")) - client.started;
   } finally {
     tmux.kill();
-    await client.stop();
+    await client.kill(1000);
     dir.remove();
   }
 }

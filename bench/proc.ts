@@ -1,6 +1,6 @@
 /** Reading a process from /proc (Linux): its resident memory, how often its threads woke up, its CPU time. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { sleep } from './cleanup.js';
+import { sleep } from '../test/helpers/until.js';
 
 const field = (status: string, name: string): number => {
   const m = new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status);

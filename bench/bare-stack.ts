@@ -4,13 +4,13 @@
  * Terminal of its own, stopped when xterm has parsed the chunk that holds the marker. With two
  * panes, both terminals parse on this one thread: the floor one thread reaches, whatever is built
  * on it — or each on a worker thread of its own (parse-worker.ts): what two threads reach. Like
- * parse-worker.ts and ink-floor.tsx, it imports @xterm/headless itself (src/pty/screen.ts is the
- * only other module that does): the floors must not go through relevo's Screen.
+ * parse-worker.ts and ink-floor.tsx, it imports @xterm/headless itself (besides src/pty/screen.ts
+ * and the tests' virtual screen, nothing else does): the floors must not go through relevo's Screen.
  */
 import { Worker } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
-import { OutputHistory } from '../pty/output-history.js';
-import { type IPty, ptyDriver } from '../pty/pty-driver.js';
+import { OutputHistory } from '../src/pty/output-history.js';
+import { type IPty, ptyDriver } from '../src/pty/pty-driver.js';
 import { floodMarker, readyLine } from './flood-text.js';
 import { Workdir } from './workdir.js';
 

@@ -11,14 +11,14 @@
  * and what two threads reach with each pane's terminal on a worker thread of its own — and, for
  * one pane, the bare stack with relevo's output history on every chunk (how much of the gap that is).
  */
-import { firstLayout } from '../tui/view/compositor.js';
+import { firstLayout } from '../src/tui/view/compositor.js';
+import { sleep } from '../test/helpers/until.js';
 import { bareFlood, openBareStack } from './bare-stack.js';
-import { sleep } from './cleanup.js';
 import type { Figure } from './figure.js';
 import { median } from './figure.js';
 import { floodBytes, floodMarker } from './flood-text.js';
 import { type Session, withSession } from './session.js';
-import { COLS, ROWS } from './terminal.js';
+import { COLS, ROWS } from './spawn.js';
 import { tmuxVersion } from './tmux.js';
 import type { Workdir } from './workdir.js';
 

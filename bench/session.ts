@@ -8,10 +8,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { firstLayout } from '../tui/view/compositor.js';
+import { firstLayout } from '../src/tui/view/compositor.js';
+import type { Program } from '../test/helpers/pty/program.js';
 import { readyLine } from './flood-text.js';
 import { untilIdle } from './proc.js';
-import { BenchTerminal, BIN, COLS, ROWS } from './terminal.js';
+import { BIN, COLS, openTerminal, ROWS } from './spawn.js';
 import { TmuxServer } from './tmux.js';
 import { Workdir } from './workdir.js';
 
@@ -21,7 +22,7 @@ export type Session = {
    * terminal at all (nothing parsed).
    */
   readonly name: 'relevo' | 'tmux' | 'bare' | 'bare-worker' | 'bare-io';
-  readonly term: BenchTerminal;
+  readonly term: Program;
   readonly dir: Workdir;
   /** Ends the session (once; later calls wait for the same end). */
   close(): Promise<void>;
@@ -39,14 +40,14 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
   const dir = new Workdir();
   const { left, right, tags } = agents(dir);
   const server = name === 'tmux' ? new TmuxServer() : undefined;
-  let term: BenchTerminal | undefined;
+  let term: Program | undefined;
   // Once, however often it is called: the echo bench closes a session as soon as it is done with
   // it, and again on the way out.
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
       server?.kill();
-      await term?.stop(3000, 'SIGHUP');
+      await term?.kill(3000, 'SIGHUP');
       dir.release();
     })());
   try {
@@ -54,24 +55,24 @@ export async function openSession(name: Session['name'], agents: Agents): Promis
     const opts = { cwd: dir.path, screen: false };
     if (server) {
       const split = [';', 'set', '-g', 'status', 'off', ';', 'split-window', '-d', '-h', ...right];
-      term = new BenchTerminal([...server.newSession('bench', left, '-x', String(COLS), '-y', String(ROWS)), ...split], opts);
+      term = openTerminal([...server.newSession('bench', left, '-x', String(COLS), '-y', String(ROWS)), ...split], opts);
     } else if (name === 'bare' || name === 'bare-worker' || name === 'bare-io') {
       const { width, height } = firstLayout(COLS, ROWS).panes.planner!.inner;
       const where = ({ bare: 'main', 'bare-worker': 'worker', 'bare-io': 'none' } as const)[name];
       const argv = [BARE_RELAY, JSON.stringify(left), JSON.stringify(right), String(width), String(height), where];
-      term = new BenchTerminal([process.execPath, ...argv], opts);
+      term = openTerminal([process.execPath, ...argv], opts);
     } else {
       const args = ['--planner', quote(left), '--builder', quote(right), '--planner-profile', 'generic', '--builder-profile', 'generic'];
       const state = ['--state-dir', join(dir.path, '.relevo')];
-      term = new BenchTerminal([process.execPath, BIN, ...args, ...state], { ...opts, env: { npm_command: '' } });
+      term = openTerminal([process.execPath, BIN, ...args, ...state], { ...opts, env: { npm_command: '' } });
     }
     const t = term;
     await Promise.all(tags.map((tag) => t.watch(readyLine(tag), 30_000)));
     // relevo opens its goal prompt when no --goal is given; Esc closes it, then keys go to the focused
     // agent (the planner, on the left). The echo bench checks they do (echo.ts, warmUp).
     if (name === 'relevo') t.write('\x1b');
-    // Measure from idle, not while the system under test still starts up (relevo is still busy
-    // ≈ 100 ms after its panes' ready lines showed: that CPU would count against it): both the
+    // Measure from idle, not while the system under test still starts up (relevo is still busy a
+    // moment after its panes' ready lines showed: that CPU would count against it): both the
     // program in the bench's terminal and, for tmux, its server.
     await Promise.all([untilIdle(t.pid), ...(server ? [server.pid().then((pid) => untilIdle(pid))] : [])]);
     return { name, term: t, dir, close };
