@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHerdr, type HerdrResult, runHerdr, startFakeHerdr } from './helpers/fake-herdr.js';
-import { alive } from './helpers/procs.js';
+import { exists } from './helpers/procs.js';
 import { sleep } from './helpers/until.js';
 
 type Obj = Record<string, any>;
@@ -582,7 +582,7 @@ describe('stopping the server (herdr.md §6.1)', () => {
     } finally {
       await other.stop();
     }
-    await expect.poll(() => pids.filter(alive), { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => pids.filter(exists), { timeout: 5000 }).toEqual([]);
     opError(await runHerdr(env, ['pane', 'list']), 'pane list', 'server_not_running');
   });
 });

@@ -24,6 +24,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Whether `pid` names a process at all, a zombie not yet reaped included (signal 0). */
+export function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Running processes whose environment says they belong to run `runId` (RELEVO_RUN_ID). */
 export function runProcesses(runId: string): number[] {
   return readdirSync('/proc')

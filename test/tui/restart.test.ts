@@ -10,7 +10,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { readLock } from '../../src/app/store/locks.js';
 import { BIN, onlyRunJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
-import { alive } from '../helpers/procs.js';
+import { exists } from '../helpers/procs.js';
 import { band, freshTmuxServers, keys, start, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
@@ -38,7 +38,7 @@ describe('C-] r after an agent exited', () => {
       60_000,
     );
     const killed = agentPid(stateDir, 'builder')!;
-    expect(alive(killed)).toBe(true);
+    expect(exists(killed)).toBe(true);
     process.kill(-killed, 'SIGKILL');
     const paused = await untilScreen('the pause', (s) => band(s).includes(' · paused: agent_exited'));
     expect(band(paused)).toContain('builder: sim ✕ exited');
@@ -59,7 +59,7 @@ describe('C-] r after an agent exited', () => {
     const pid = restarted[0]!.type === 'agent_restarted' ? restarted[0]!.pid! : 0;
     expect(pid).not.toBe(killed);
     expect(agentPid(stateDir, 'builder')).toBe(pid);
-    expect(alive(pid)).toBe(true);
+    expect(exists(pid)).toBe(true);
     expect(lines.filter((l) => l.type === 'agent_exited')).toMatchObject([{ role: 'builder' }]);
     expect(lines.findIndex((l) => l.type === 'agent_exited')).toBeLessThan(lines.findIndex((l) => l.type === 'agent_restarted'));
 
