@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHerdr, type HerdrResult, runHerdr, startFakeHerdr } from './helpers/fake-herdr.js';
+import { exists } from './helpers/procs.js';
+import { sleep } from './helpers/until.js';
 
 type Obj = Record<string, any>;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin', 'relevo-tui.js');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const PANE_REQUIRED = ['pane_id', 'terminal_id', 'workspace_id', 'tab_id', 'focused', 'agent_status', 'revision'];
 const PANE_OPTIONAL = [
@@ -581,15 +582,7 @@ describe('stopping the server (herdr.md §6.1)', () => {
     } finally {
       await other.stop();
     }
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    await expect.poll(() => pids.filter(alive), { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => pids.filter(exists), { timeout: 5000 }).toEqual([]);
     opError(await runHerdr(env, ['pane', 'list']), 'pane list', 'server_not_running');
   });
 });

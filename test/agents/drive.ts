@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { compareVersions } from '../../src/protocol/index.js';
 import type { Program as AgentTerminal } from '../helpers/pty/program.js';
 import { processesWithEnv } from '../helpers/pty/tree.js';
+import { sleep } from '../helpers/until.js';
 import { cliVersion } from './homes.js';
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** test/bench still imports `sleep` from here. */
+export { sleep };
 
 const RULE = /^─{20,}$/;
 
@@ -187,17 +189,6 @@ export function findFiles(dir: string, suffix: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith(suffix))
     .map((f) => join(dir, f));
-}
-
-/** Polls `get` until it returns something other than undefined. */
-export async function eventually<T>(what: string, get: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
 }
 
 /**

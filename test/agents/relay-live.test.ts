@@ -6,14 +6,17 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { withCliVersions } from '../../src/app/config/versions.js';
-import { RelayRunner } from '../../src/app/run/runner.js';
+import type { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, RelayState } from '../../src/protocol/index.js';
-import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { answerPermission, eventually, reapLeftovers, sleep } from './drive.js';
+import type { FakeAnthropic, ScriptedReply } from '../helpers/fake-models/anthropic.js';
+import { startRunner } from '../helpers/runner.js';
+import { eventually, sleep } from '../helpers/until.js';
+import { answerPermission } from './drive.js';
+import { relayFixture } from './fixture.js';
 import { type ClaudeHome, claudeBin, createClaudeHome, RELEASES, type Release } from './homes.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -23,24 +26,11 @@ const SUMMARY = 'Pagination planned and tested.';
 const handoff = (intro: string, body: string): ScriptedReply => ({ text: `${intro}\n\n<handoff>\n${body}\n</handoff>` });
 const done: ScriptedReply = { text: `All done.\n\n<done>\n${SUMMARY}\n</done>` };
 
-let undo: (() => unknown)[] = [];
-/** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */
-const leftovers = (home: string) => async () => expect(await reapLeftovers(home)).toEqual([]);
-afterEach(async () => {
-  for (const step of undo.reverse()) await step();
-  undo = [];
-});
-
-async function anthropic(...replies: ScriptedReply[]): Promise<FakeAnthropic> {
-  const server = await startFakeAnthropic({ replies });
-  undo.push(() => server.close());
-  return server;
-}
+const fx = relayFixture();
 
 /** Two real Claude Codes of `release` under an in-process relay, each on its own fake server; `builderArgs` go on the builder's command. */
 async function liveRelay(release: Release, planner: FakeAnthropic, builder: FakeAnthropic, builderArgs: readonly string[] = []) {
-  const home: ClaudeHome = createClaudeHome({ serverUrl: planner.url, bin: claudeBin(release) });
-  undo.push(() => home.cleanup(), leftovers(home.home));
+  const home: ClaudeHome = fx.home(createClaudeHome({ serverUrl: planner.url, bin: claudeBin(release) }));
   // What the builder's `npm test` tool call runs.
   writeFileSync(
     join(home.cwd, 'package.json'),
@@ -60,11 +50,8 @@ async function liveRelay(release: Release, planner: FakeAnthropic, builder: Fake
     },
     env,
   );
-  const runner = await RelayRunner.create({
+  const runner = await startRunner({
     runId,
-    version: 'test',
-    maxRounds: 10,
-    lang: 'en',
     cwd: home.cwd,
     env,
     cols: 120,
@@ -76,7 +63,7 @@ async function liveRelay(release: Release, planner: FakeAnthropic, builder: Fake
     agents,
     journal,
   });
-  undo.push(async () => {
+  fx.undo.add(async () => {
     await runner.stop();
     journal.close();
   });
@@ -91,12 +78,12 @@ describe.each(RELEASES)('relay on real Claude Code (%s release): the keyboard an
   it('Esc while the planner streams: the partial reply yields no handoff; the next complete turn is relayed', async () => {
     // The first reply streams a complete-looking block early, then keeps going slowly.
     const tail = Array.from({ length: 40 }, (_, i) => `  more thinking ${i}`).join('\n');
-    const planner = await anthropic(
+    const planner = await fx.anthropic(
       { text: `First draft.\n\n<handoff>\nDRAFT STEP\n</handoff>\n\nLet me reconsider:\n${tail}`, chunkSize: 12, delayMs: 120 },
       handoff('Here is the step.', STEP_1),
       done,
     );
-    const builder = await anthropic(handoff('Done.', REPORT_1));
+    const builder = await fx.anthropic(handoff('Done.', REPORT_1));
     const { runner, lines, find, screen } = await liveRelay(release, planner, builder);
     runner.start(GOAL);
     await eventually(
@@ -123,8 +110,8 @@ describe.each(RELEASES)('relay on real Claude Code (%s release): the keyboard an
   });
 
   it('a permission prompt in the builder is reported as blocked, and the relay goes on once it is answered in the pane', async () => {
-    const planner = await anthropic(handoff('Here is the step.', STEP_1), done);
-    const builder = await anthropic(
+    const planner = await fx.anthropic(handoff('Here is the step.', STEP_1), done);
+    const builder = await fx.anthropic(
       { text: 'I will run the tests.', toolUse: { name: 'Bash', input: { command: 'npm test' } } },
       handoff('Done.', REPORT_1),
     );
@@ -149,8 +136,8 @@ describe.each(RELEASES)('relay on real Claude Code (%s release): the keyboard an
   });
 
   it('a forged hook message (wrong token) is refused and journaled; the relay is not disturbed', async () => {
-    const planner = await anthropic({ ...handoff('Here is the step.', STEP_1), holdMs: 1500 }, done);
-    const builder = await anthropic(handoff('Done.', REPORT_1));
+    const planner = await fx.anthropic({ ...handoff('Here is the step.', STEP_1), holdMs: 1500 }, done);
+    const builder = await fx.anthropic(handoff('Done.', REPORT_1));
     const { runner, lines, find } = await liveRelay(release, planner, builder);
     const socketPath = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).hook_socket!;
     runner.start(GOAL);

@@ -7,26 +7,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { quote } from 'shell-quote';
-import { afterEach, expect, it } from 'vitest';
-import { formatHeader } from '../../src/protocol/index.js';
-import { parseJournal, relevo } from '../helpers/cli.js';
-import { startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { startFakeOpenAI } from '../helpers/fake-models/openai.js';
-import { reapLeftovers } from './drive.js';
-import { codexNoDaemon, createClaudeHome, createCodexHome } from './homes.js';
+import { expect, it } from 'vitest';
+import { claudeOn, codexCommand, codexEnv, expectExactTexts, relayFixture } from './fixture.js';
+import { createClaudeHome, createCodexHome } from './homes.js';
 import { done, GOAL, handoff, of, REPORT_1, STEP_1, STEP_2, SUMMARY } from './script.js';
 
-let undo: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const step of undo.reverse()) await step();
-  undo = [];
-});
+const fx = relayFixture();
 
 /** A process that spins one core until it is killed. */
 function spinner(): ChildProcess {
   const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-  undo.push(() => child.kill('SIGKILL'));
+  fx.undo.add(() => child.kill('SIGKILL'));
   return child;
 }
 
@@ -37,56 +28,23 @@ it.each(['claude', 'codex'] as const)(
   'both cores busy: every handoff of three rounds is submitted exactly once, byte-exact (builder: %s)',
   { timeout: 240_000 },
   async (cli) => {
-    const planner = await startFakeAnthropic({
-      replies: [...STEPS.map((s, i) => handoff(`Step ${i + 1}.`, s)), done(SUMMARY)],
-    });
+    const planner = await fx.anthropic(...STEPS.map((s, i) => handoff(`Step ${i + 1}.`, s)), done(SUMMARY));
     const replies = REPORTS.map((r) => handoff('Done.', r));
-    const builder = cli === 'claude' ? await startFakeAnthropic({ replies }) : await startFakeOpenAI({ replies });
-    undo.push(
-      () => planner.close(),
-      () => builder.close(),
-    );
-    const home = createClaudeHome({ serverUrl: planner.url });
-    undo.push(
-      () => home.cleanup(),
-      async () => expect(await reapLeftovers(home.home)).toEqual([]),
-    );
+    const builder = cli === 'claude' ? await fx.anthropic(...replies) : await fx.openai(...replies);
+    const home = fx.home(createClaudeHome({ serverUrl: planner.url }));
     let env = home.env;
-    let builderCommand = quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]);
+    let builderCommand = claudeOn(builder, home.bin);
     if (cli === 'codex') {
-      const codex = createCodexHome({ serverUrl: builder.url, cwd: home.cwd });
-      undo.push(
-        () => codex.cleanup(),
-        async () => expect(await reapLeftovers(codex.home)).toEqual([]),
-      );
-      env = { ...env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' };
-      builderCommand = quote([codex.bin, ...codexNoDaemon(codex.bin)]);
+      const codex = fx.home(createCodexHome({ serverUrl: builder.url, cwd: home.cwd }));
+      env = { ...env, ...codexEnv(codex) };
+      builderCommand = codexCommand(codex);
     }
     for (let i = 0; i < Math.max(2, cpus().length); i++) spinner();
-    const result = await relevo(
-      [
-        '--headless',
-        '--goal',
-        GOAL,
-        '--lang',
-        'en',
-        '--deliver',
-        'inline',
-        '--max-rounds',
-        '5',
-        '--planner',
-        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]),
-        '--builder',
-        builderCommand,
-      ],
-      home.cwd,
-      env,
-    );
+    const agents = { planner: claudeOn(planner, home.bin), builder: builderCommand };
+    const { result, lines } = await fx.headless(home.cwd, env, agents, ['--lang', 'en', '--deliver', 'inline', '--max-rounds', '5']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(planner.userTexts()).toEqual([`Goal: ${GOAL}`, ...REPORTS.map((r, i) => `${formatHeader(i + 1, 'builder')}\n${r}`)]);
-    expect(builder.userTexts()).toEqual(STEPS.map((s, i) => `${formatHeader(i + 1, 'planner')}\n${s}`));
-    const lines = parseJournal(result.stdout);
+    expectExactTexts({ planner, builder }, { goalLine: `Goal: ${GOAL}`, steps: STEPS, reports: REPORTS });
     expect(lines.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
     expect(of(lines, 'delivered')).toHaveLength(7);
   },

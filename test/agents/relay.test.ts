@@ -6,25 +6,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, parseJournal, relevo } from '../helpers/cli.js';
-import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
-import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
+import { onlyRunJournal } from '../helpers/cli.js';
+import type { FakeAnthropic } from '../helpers/fake-models/anthropic.js';
+import type { FakeOpenAI } from '../helpers/fake-models/openai.js';
 import { editedProfile, withoutSections } from '../helpers/profiles.js';
-import { reapLeftovers, recorded, recorderScript } from './drive.js';
-import {
-  CANARY,
-  claudeBin,
-  cliVersion,
-  codexBin,
-  codexNoDaemon,
-  createClaudeHome,
-  createCodexHome,
-  makeTempDir,
-  RELEASES,
-  type Release,
-} from './homes.js';
+import { recorded, recorderScript } from './drive.js';
+import { claudeOn, codexCommand, codexEnv, expectExactRelay as expectRelay, type Run, relayFixture } from './fixture.js';
+import { CANARY, claudeBin, cliVersion, codexBin, createClaudeHome, createCodexHome, RELEASES, type Release } from './homes.js';
 import { done, GOAL, handoff, of, REPORT_1, STEP_1, STEP_2, SUMMARY } from './script.js';
 
 const REPORT_2 = 'Round 2 report\nDid: src/users.ts handles page and limit\n  - `limit` capped at 100\nTests: 14 passed\nDoubts: none';
@@ -45,25 +35,7 @@ const INFORME_2 =
   'Informe de la ronda 2\nHecho: src/users.ts acepta page y limit\n  - `limit` con tope 100\nTests: 14 pasan\nDudas: ninguna';
 const RESUMEN = 'Paginación lista en 2 rondas.';
 
-let undo: (() => unknown)[] = [];
-/** After the run: nothing the agents started may outlive it (a daemon, a hook, a tool). */
-const leftovers = (home: string) => async () => expect(await reapLeftovers(home)).toEqual([]);
-afterEach(async () => {
-  for (const step of undo.reverse()) await step();
-  undo = [];
-});
-
-async function anthropic(...replies: ScriptedReply[]): Promise<FakeAnthropic> {
-  const server = await startFakeAnthropic({ replies });
-  undo.push(() => server.close());
-  return server;
-}
-
-async function openai(...replies: ScriptedReply[]): Promise<FakeOpenAI> {
-  const server = await startFakeOpenAI({ replies });
-  undo.push(() => server.close());
-  return server;
-}
+const fx = relayFixture();
 
 type Agent = 'claude' | 'codex';
 type Server = FakeAnthropic | FakeOpenAI;
@@ -82,67 +54,35 @@ async function relay(
   servers: { planner: Server; builder: Server },
   args: readonly string[] = [],
 ) {
-  const cwd = makeTempDir('relevo-relay-cwd-');
+  const cwd = fx.dir();
   // One HOME for both agents (a Claude home when there is a Claude Code); Codex gets its CODEX_HOME.
   const claudeServer = pair.planner === 'claude' ? servers.planner : servers.builder;
-  const claude = createClaudeHome({ serverUrl: claudeServer.url, cwd, bin: claudeBin(release) });
-  undo.push(() => claude.cleanup(), leftovers(claude.home));
+  const claude = fx.home(createClaudeHome({ serverUrl: claudeServer.url, cwd, bin: claudeBin(release) }));
   let env: Record<string, string> = claude.env;
   const command = (agent: Agent, server: Server): string => {
-    if (agent === 'claude') return quote(['env', `ANTHROPIC_BASE_URL=${server.url}`, claude.bin]);
-    const codex = createCodexHome({ serverUrl: server.url, cwd, bin: codexBin(release) });
-    undo.push(() => codex.cleanup(), leftovers(codex.home));
-    env = { ...env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' };
-    return quote([codex.bin, ...codexNoDaemon(codex.bin)]);
+    if (agent === 'claude') return claudeOn(server, claude.bin);
+    const codex = fx.home(createCodexHome({ serverUrl: server.url, cwd, bin: codexBin(release) }));
+    env = { ...env, ...codexEnv(codex) };
+    return codexCommand(codex);
   };
-  const planner = command(pair.planner, servers.planner);
-  const builder = command(pair.builder, servers.builder);
-  const result = await relevo(
-    ['--headless', '--goal', script.goal, '--lang', script.lang, ...args, '--planner', planner, '--builder', builder],
-    cwd,
-    env,
-  );
-  return { result, lines: parseJournal(result.stdout), cwd };
+  const agents = { planner: command(pair.planner, servers.planner), builder: command(pair.builder, servers.builder) };
+  return { ...(await fx.headless(cwd, env, agents, ['--lang', script.lang, ...args], script.goal)), cwd };
 }
 
 /**
- * What every relay must show: the run reaches `<done>` with its summary; each model's user texts
- * are exactly the goal and the round-headed handoffs (header first, body byte for byte, nothing
- * wrapped around them, nothing twice); each delivery journaled once.
+ * What every relay must show (`expectExactRelay`), and the first line each model reads is the goal
+ * or the round header, typed, not inside any wrapper.
  */
-function expectExactRelay(
-  run: { result: { exitCode?: number; stderr: string }; lines: JournalLine[] },
-  servers: { planner: Server; builder: Server },
-  script: Script,
-) {
-  expect(run.result.stderr).toBe('');
-  expect(run.result.exitCode).toBe(0);
+function expectExactRelay(run: Run, servers: { planner: Server; builder: Server }, script: Script) {
   const goalLine = script.lang === 'es' ? `Objetivo: ${script.goal}` : `Goal: ${script.goal}`;
-  const toPlanner = servers.planner.userTexts();
-  const toBuilder = servers.builder.userTexts();
-  expect(toPlanner).toEqual([
-    goalLine,
-    `[relevo ronda 1 · de builder]\n${script.reports[0]}`,
-    `[relevo ronda 2 · de builder]\n${script.reports[1]}`,
-  ]);
-  expect(toBuilder).toEqual([`[relevo ronda 1 · de planner]\n${script.steps[0]}`, `[relevo ronda 2 · de planner]\n${script.steps[1]}`]);
-  // The first line each model reads is the goal or the round header, typed, not inside any wrapper.
-  expect([...toPlanner, ...toBuilder].map((t) => t.split('\n')[0])).toEqual([
+  expectRelay(run, servers, { ...script, goalLine }, { untestedMayShow: CANARY });
+  expect([...servers.planner.userTexts(), ...servers.builder.userTexts()].map((t) => t.split('\n')[0])).toEqual([
     goalLine,
     '[relevo ronda 1 · de builder]',
     '[relevo ronda 2 · de builder]',
     '[relevo ronda 1 · de planner]',
     '[relevo ronda 2 · de planner]',
   ]);
-  expect(run.lines.at(-1)).toMatchObject({ type: 'done', summary: script.summary, rounds: 2 });
-  expect(of(run.lines, 'delivered').map((d) => [d.from, d.to, d.round])).toEqual([
-    ['relevo', 'planner', 0],
-    ['planner', 'builder', 1],
-    ['builder', 'planner', 1],
-    ['planner', 'builder', 2],
-    ['builder', 'planner', 2],
-  ]);
-  if (!CANARY) expect(of(run.lines, 'agent_untested')).toEqual([]);
 }
 
 const plannerScript = (s: Script) => [
@@ -154,7 +94,7 @@ const builderScript = (s: Script) => [handoff('Done.', s.reports[0]), handoff('D
 
 describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
   it('Claude → Claude (English): exact handoffs both ways under round headers, two rounds, <done>; the user’s own Stop hook still fires', async () => {
-    const servers = { planner: await anthropic(...plannerScript(ENGLISH)), builder: await anthropic(...builderScript(ENGLISH)) };
+    const servers = { planner: await fx.anthropic(...plannerScript(ENGLISH)), builder: await fx.anthropic(...builderScript(ENGLISH)) };
     const run = await relay({ planner: 'claude', builder: 'claude' }, release, ENGLISH, servers);
     expectExactRelay(run, servers, ENGLISH);
     expect(servers.planner.systemTexts()[0]).toContain('# relevo: planner');
@@ -165,7 +105,7 @@ describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
   });
 
   it('Claude planner → Codex builder (Spanish): the same exact handoffs, <done>', async () => {
-    const servers = { planner: await anthropic(...plannerScript(SPANISH)), builder: await openai(...builderScript(SPANISH)) };
+    const servers = { planner: await fx.anthropic(...plannerScript(SPANISH)), builder: await fx.openai(...builderScript(SPANISH)) };
     const run = await relay({ planner: 'claude', builder: 'codex' }, release, SPANISH, servers);
     expectExactRelay(run, servers, SPANISH);
     expect(servers.builder.systemTexts()[0]).toContain('# relevo: builder'); // through -c developer_instructions
@@ -178,7 +118,7 @@ describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
   });
 
   it('Codex planner → Claude builder (English): the same exact handoffs, <done>', async () => {
-    const servers = { planner: await openai(...plannerScript(ENGLISH)), builder: await anthropic(...builderScript(ENGLISH)) };
+    const servers = { planner: await fx.openai(...plannerScript(ENGLISH)), builder: await fx.anthropic(...builderScript(ENGLISH)) };
     const run = await relay({ planner: 'codex', builder: 'claude' }, release, ENGLISH, servers);
     expectExactRelay(run, servers, ENGLISH);
     expect(servers.planner.systemTexts()[0]).toContain('# relevo: planner');
@@ -188,30 +128,15 @@ describe.each(RELEASES)('relay on the real CLIs, %s releases', (release) => {
 
 describe('relay on the real CLIs: the journal names each CLI’s release', () => {
   it('run_started records what `--version` said; a CLI outside the tested range is journaled once, and the run goes on', async () => {
-    const planner = await anthropic(handoff('Plan.', STEP_1), done(SUMMARY));
-    const builder = await anthropic(handoff('Done.', REPORT_1));
+    const planner = await fx.anthropic(handoff('Plan.', STEP_1), done(SUMMARY));
+    const builder = await fx.anthropic(handoff('Done.', REPORT_1));
     // A profile that was "tested" with other releases only: the newest Claude Code is then newer than its range.
     const profile = editedProfile('claude', (t) => t.replace(/^tested = .*$/m, 'tested = ["2.1.100", "2.1.150"]'));
-    const cwd = makeTempDir('relevo-relay-cwd-');
-    const home = createClaudeHome({ serverUrl: planner.url, cwd });
-    undo.push(() => home.cleanup(), leftovers(home.home));
-    const result = await relevo(
-      [
-        '--headless',
-        '--goal',
-        GOAL,
-        '--planner',
-        quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]),
-        '--builder',
-        quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]),
-        '--builder-profile',
-        profile,
-      ],
-      cwd,
-      home.env,
-    );
+    const cwd = fx.dir();
+    const home = fx.home(createClaudeHome({ serverUrl: planner.url, cwd }));
+    const agents = { planner: claudeOn(planner, home.bin), builder: claudeOn(builder, home.bin) };
+    const { result, lines } = await fx.headless(cwd, home.env, agents, ['--builder-profile', profile]);
     expect(result.exitCode).toBe(0);
-    const lines = parseJournal(result.stdout);
     const version = cliVersion(home.bin);
     expect(lines[0]).toMatchObject({ type: 'run_started', planner: { cli_version: version }, builder: { cli_version: version } });
     expect(of(lines, 'agent_untested')).toEqual([
@@ -231,52 +156,22 @@ async function claudeToCodex(
   args: readonly string[],
   profiles: { planner?: string; builder?: string } = {},
 ) {
-  const cwd = makeTempDir('relevo-relay-cwd-');
-  const claude = createClaudeHome({ serverUrl: planner.url, cwd });
-  const codex = createCodexHome({ serverUrl: builder.url, cwd });
-  undo.push(
-    () => claude.cleanup(),
-    () => codex.cleanup(),
-    leftovers(claude.home),
-    leftovers(codex.home),
-  );
-  return relevo(
-    [
-      '--headless',
-      '--goal',
-      GOAL,
-      ...args,
-      '--planner',
-      quote([claude.bin]),
-      ...(profiles.planner ? ['--planner-profile', profiles.planner] : []),
-      '--builder',
-      quote([codex.bin, ...codexNoDaemon(codex.bin)]),
-      ...(profiles.builder ? ['--builder-profile', profiles.builder] : []),
-    ],
-    cwd,
-    { ...claude.env, CODEX_HOME: codex.codexHome, OPENAI_API_KEY: 'test' },
-  );
+  const cwd = fx.dir();
+  const claude = fx.home(createClaudeHome({ serverUrl: planner.url, cwd }));
+  const codex = fx.home(createCodexHome({ serverUrl: builder.url, cwd }));
+  const profileArgs = [
+    ...(profiles.planner ? ['--planner-profile', profiles.planner] : []),
+    ...(profiles.builder ? ['--builder-profile', profiles.builder] : []),
+  ];
+  const agents = { planner: quote([claude.bin]), builder: codexCommand(codex) };
+  return fx.headless(cwd, { ...claude.env, ...codexEnv(codex) }, agents, [...args, ...profileArgs]);
 }
 
 /** Two Claude Codes (newest) on their own fake servers, `relevo-tui --headless` with `args`. */
 async function claudeToClaude(planner: FakeAnthropic, builder: FakeAnthropic, args: readonly string[], prepare?: (home: string) => void) {
-  const home = createClaudeHome({ serverUrl: planner.url });
-  undo.push(() => home.cleanup(), leftovers(home.home));
+  const home = fx.home(createClaudeHome({ serverUrl: planner.url }));
   prepare?.(home.home);
-  return relevo(
-    [
-      '--headless',
-      '--goal',
-      GOAL,
-      ...args,
-      '--planner',
-      quote(['env', `ANTHROPIC_BASE_URL=${planner.url}`, home.bin]),
-      '--builder',
-      quote(['env', `ANTHROPIC_BASE_URL=${builder.url}`, home.bin]),
-    ],
-    home.cwd,
-    home.env,
-  );
+  return fx.headless(home.cwd, home.env, { planner: claudeOn(planner, home.bin), builder: claudeOn(builder, home.bin) }, args);
 }
 
 describe('relay on the newest CLIs: long handoffs, file delivery, other reply sources', () => {
@@ -312,22 +207,22 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
     'a 45-line handoff with markdown and lines wider than a %i-column pane arrives byte-exact (hook source)',
     async (cols) => {
       expect(LONG_STEP.split('\n').length).toBeGreaterThanOrEqual(45);
-      const planner = await anthropic(handoff('Here is the first step.', LONG_STEP), done(SUMMARY));
-      const builder = await anthropic(handoff('Done.', LONG_REPORT));
-      const result = await claudeToClaude(planner, builder, ['--cols', String(cols), '--deliver', 'inline']);
+      const planner = await fx.anthropic(handoff('Here is the first step.', LONG_STEP), done(SUMMARY));
+      const builder = await fx.anthropic(handoff('Done.', LONG_REPORT));
+      const { result, lines } = await claudeToClaude(planner, builder, ['--cols', String(cols), '--deliver', 'inline']);
       expect(result.exitCode).toBe(0);
       expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${LONG_STEP}`]);
       expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${LONG_REPORT}`);
-      expect(of(parseJournal(result.stdout), 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
+      expect(of(lines, 'turn_ended').every((t) => t.source === 'hook' && !t.lossy)).toBe(true);
     },
   );
 
   it('file delivery: the header, then one line naming HANDOFF.md, typed exactly; the agent is pointed at the exact body', async () => {
-    const planner = await anthropic(handoff('Plan.', STEP_2), done(SUMMARY));
-    const builder = await anthropic(handoff('Done.', REPORT_1));
+    const planner = await fx.anthropic(handoff('Plan.', STEP_2), done(SUMMARY));
+    const builder = await fx.anthropic(handoff('Done.', REPORT_1));
     // The user's own Stop hook, in their own settings: it keeps firing next to relevo's.
     let userHooks = '';
-    const result = await claudeToClaude(planner, builder, ['--deliver', 'file', '--lang', 'en'], (home) => {
+    const { result, lines } = await claudeToClaude(planner, builder, ['--deliver', 'file', '--lang', 'en'], (home) => {
       userHooks = join(home, 'user-hooks');
       const hook = recorderScript(userHooks, 'user-stop', 'stdin');
       mkdirSync(join(home, '.claude'), { recursive: true });
@@ -337,7 +232,6 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
       );
     });
     expect(result.exitCode).toBe(0);
-    const lines = parseJournal(result.stdout);
     const runId = (lines[0] as Extract<JournalLine, { type: 'run_started' }>).run_id;
     const path = (lane: string) => `.relevo/runs/${runId}/${lane}/checkpoints/1/HANDOFF.md`;
     expect(builder.userTexts()).toEqual([
@@ -355,16 +249,15 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
   });
 
   it('without hooks, the reply comes from the transcripts (Claude projects, Codex rollout), still exact', async () => {
-    const planner = await anthropic(...plannerScript(ENGLISH));
-    const builder = await openai(...builderScript(ENGLISH));
-    const result = await claudeToCodex(planner, builder, ['--lang', 'en'], {
+    const planner = await fx.anthropic(...plannerScript(ENGLISH));
+    const builder = await fx.openai(...builderScript(ENGLISH));
+    const run = await claudeToCodex(planner, builder, ['--lang', 'en'], {
       planner: profileWithout('claude', ['hook']),
       builder: profileWithout('codex', ['hook']),
     });
-    const lines = parseJournal(result.stdout);
-    expectExactRelay({ result, lines }, { planner, builder }, ENGLISH);
-    expect(lines[0]).not.toHaveProperty('hook_socket');
-    expect(of(lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('transcript'));
+    expectExactRelay(run, { planner, builder }, ENGLISH);
+    expect(run.lines[0]).not.toHaveProperty('hook_socket');
+    expect(of(run.lines, 'turn_ended').map((t) => t.source)).toEqual(Array(5).fill('transcript'));
   });
 
   it('from the screen alone (no hook, no transcript): a 60-line reply that scrolls past the pane arrives whole', async () => {
@@ -372,10 +265,10 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
     const longStep = ['Step 1: the long checklist', ...Array.from({ length: 60 }, (_, i) => `- item ${i + 1}: check page ${i + 1}`)].join(
       '\n',
     );
-    const planner = await anthropic(handoff('Here is the checklist.', longStep), done(SUMMARY));
-    const builder = await openai(handoff('Done.', REPORT_1));
+    const planner = await fx.anthropic(handoff('Here is the checklist.', longStep), done(SUMMARY));
+    const builder = await fx.openai(handoff('Done.', REPORT_1));
     // Typed in full (not as a file, which a 61-line handoff would otherwise be): the screen is what is tested here.
-    const result = await claudeToCodex(planner, builder, ['--rows', '30', '--deliver', 'inline'], {
+    const { result, lines } = await claudeToCodex(planner, builder, ['--rows', '30', '--deliver', 'inline'], {
       planner: profileWithout('claude', ['hook', 'transcript']),
       builder: profileWithout('codex', ['hook', 'transcript']),
     });
@@ -383,7 +276,7 @@ describe('relay on the newest CLIs: long handoffs, file delivery, other reply so
     expect(result.exitCode).toBe(0);
     expect(builder.userTexts()).toEqual([`[relevo ronda 1 · de planner]\n${longStep}`]);
     expect(planner.userTexts()[1]).toBe(`[relevo ronda 1 · de builder]\n${REPORT_1}`);
-    const turns = of(parseJournal(result.stdout), 'turn_ended');
+    const turns = of(lines, 'turn_ended');
     expect(turns.map((t) => [t.source, t.lossy])).toEqual(Array(3).fill(['screen', true]));
   });
 });

@@ -2,30 +2,29 @@
  * The real agent CLIs (the oldest and newest releases in devDependencies) in a PTY, offline,
  * against the fake model servers: what relevo relies on, checked end to end on each release.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { type FakeAnthropic, type ScriptedReply, startFakeAnthropic } from '../helpers/fake-models/anthropic.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-models/openai.js';
 import { Program as AgentTerminal } from '../helpers/pty/program.js';
+import { eventually, sleep } from '../helpers/until.js';
 import {
   answerPermission,
   claudeIdle,
   claudeTitleWentBusyThenIdle,
   codexHasTurnStates,
   codexIdle,
-  eventually,
   findFiles,
   jsonLines,
   linesInOrder,
   reapLeftovers,
   recorded,
   recorderScript,
-  sleep,
   submit,
 } from './drive.js';
+import { relayFixture } from './fixture.js';
 import {
   type ClaudeHome,
   type CodexHome,
@@ -56,71 +55,66 @@ function newTurn(server: FakeAnthropic | FakeOpenAI): () => boolean {
 }
 
 /** Everything a test started, undone in reverse order even when the test failed. */
-let undo: (() => unknown)[] = [];
-afterEach(async () => {
-  const steps = undo.reverse();
-  undo = [];
-  const errors: unknown[] = [];
-  for (const step of steps) {
-    try {
-      await step();
-    } catch (error) {
-      errors.push(error);
-    }
-  }
-  if (errors.length > 0) throw errors[0];
-});
+const fx = relayFixture();
 
 /** The environment relevo launches Claude Code with (the profile's `launch.env`). */
 const CLAUDE_LAUNCH_ENV: Record<string, string> = loadProfile('claude', 'test').data.launch.env;
 
-async function claude(release: Release, options: { replies: ScriptedReply[]; args?: string[]; env?: Record<string, string> }) {
-  const server: FakeAnthropic = await startFakeAnthropic({ replies: options.replies });
-  undo.push(() => closeChecked(server));
-  const home: ClaudeHome = createClaudeHome({ serverUrl: server.url, bin: claudeBin(release) });
-  undo.push(() => home.cleanup());
-  const term = new AgentTerminal({
-    file: home.bin,
-    args: options.args ?? [],
-    cwd: home.cwd,
-    env: { ...home.env, ...CLAUDE_LAUNCH_ENV, ...options.env },
-  });
-  undo.push(async () => {
+/**
+ * The CLI of `home` in a terminal, talking to `server`, once it shows its idle prompt. Undone: the CLI
+ * killed, nothing it started left behind, its home removed, the server closed (and checked).
+ */
+async function launch<S extends FakeAnthropic | FakeOpenAI, H extends ClaudeHome | CodexHome>(
+  server: S,
+  home: H,
+  cli: { name: string; args: string[]; env: Record<string, string>; idle: (t: AgentTerminal) => boolean; idleScreen: string },
+) {
+  fx.undo.add(
+    () => closeChecked(server),
+    () => home.cleanup(),
+  );
+  const term = new AgentTerminal({ file: home.bin, args: cli.args, cwd: home.cwd, env: cli.env });
+  fx.undo.add(async () => {
     await term.kill();
     const left = await reapLeftovers(home.home);
-    if (left.length > 0) throw new Error(`processes outlived Claude Code: ${left.join(', ')}`);
+    if (left.length > 0) throw new Error(`processes outlived ${cli.name}: ${left.join(', ')}`);
   });
-  await term.waitFor('Claude Code idle prompt', () => claudeIdle(term), LAUNCH_MS);
+  await term.waitFor(cli.idleScreen, () => cli.idle(term), LAUNCH_MS);
   return { server, home, term };
 }
 
+/** Claude Code settings (for `--settings`) whose Stop hook records each payload in `hooks`. */
+function stopHookSettings(): { hooks: string; settings: string } {
+  const hooks = fx.dir('relevo-claude-hooks-');
+  const stop = recorderScript(hooks, 'stop', 'stdin');
+  const settings = join(hooks, 'settings.json');
+  writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stop }] }] } }));
+  return { hooks, settings };
+}
+
+async function claude(release: Release, options: { replies: ScriptedReply[]; args?: string[]; env?: Record<string, string> }) {
+  const server = await startFakeAnthropic({ replies: options.replies });
+  const home = createClaudeHome({ serverUrl: server.url, bin: claudeBin(release) });
+  const env = { ...home.env, ...CLAUDE_LAUNCH_ENV, ...options.env };
+  return launch(server, home, {
+    name: 'Claude Code',
+    args: options.args ?? [],
+    env,
+    idle: claudeIdle,
+    idleScreen: 'Claude Code idle prompt',
+  });
+}
+
 async function codex(release: Release, options: { replies: ScriptedReply[]; extra?: string[] }) {
-  const server: FakeOpenAI = await startFakeOpenAI({ replies: options.replies });
-  undo.push(() => closeChecked(server));
-  const home: CodexHome = createCodexHome({ serverUrl: server.url, bin: codexBin(release) });
-  undo.push(() => home.cleanup());
-  const term = new AgentTerminal({
-    file: home.bin,
-    args: home.args({ altScreen: false, extra: options.extra ?? [] }),
-    cwd: home.cwd,
-    env: home.env,
-  });
-  undo.push(async () => {
-    await term.kill();
-    const left = await reapLeftovers(home.home);
-    if (left.length > 0) throw new Error(`processes outlived Codex (a daemon?): ${left.join(', ')}`);
-  });
-  await term.waitFor('Codex composer', () => codexIdle(term), LAUNCH_MS);
-  return { server, home, term };
+  const server = await startFakeOpenAI({ replies: options.replies });
+  const home = createCodexHome({ serverUrl: server.url, bin: codexBin(release) });
+  const args = home.args({ altScreen: false, extra: options.extra ?? [] });
+  return launch(server, home, { name: 'Codex (a daemon?)', args, env: home.env, idle: codexIdle, idleScreen: 'Codex composer' });
 }
 
 describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Anthropic API', { timeout: 40_000 }, (release) => {
   it('receives a pasted relay exactly, shows the reply, spins then shows ✳, and its Stop hook gets the reply', async () => {
-    const hooks = join(tmpdir(), `relevo-claude-hooks-${process.pid}-${Date.now()}`);
-    const stop = recorderScript(hooks, 'stop', 'stdin');
-    const settings = join(hooks, 'settings.json');
-    writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stop }] }] } }));
-    undo.push(() => rmSync(hooks, { recursive: true, force: true }));
+    const { hooks, settings } = stopHookSettings();
     const { server, home, term } = await claude(release, { replies: [{ text: REPLY, holdMs: 300 }], args: ['--settings', settings] });
 
     const { titleIndex } = await submit(term, RELAY, { agent: 'claude', started: newTurn(server) });
@@ -214,11 +208,7 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
   });
 
   it('Esc interrupts a streaming reply: no Stop hook, the request is abandoned', async () => {
-    const hooks = join(tmpdir(), `relevo-claude-hooks-${process.pid}-${Date.now()}`);
-    const stop = recorderScript(hooks, 'stop', 'stdin');
-    const settings = join(hooks, 'settings.json');
-    writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: stop }] }] } }));
-    undo.push(() => rmSync(hooks, { recursive: true, force: true }));
+    const { hooks, settings } = stopHookSettings();
     const { server, term } = await claude(release, {
       replies: [{ text: 'slow words '.repeat(100), chunkSize: 4, delayMs: 25 }],
       args: ['--settings', settings],
@@ -237,9 +227,8 @@ describe.each(RELEASES)('Claude Code (real CLI, %s release) against the fake Ant
 
 describe.each(RELEASES)('Codex (real CLI, %s release) against the fake Responses API', { timeout: 40_000 }, (release) => {
   it('receives a pasted relay exactly, shows the reply, marks the turn (OSC 7501 from 0.165, else the title spinner), and notify gets the reply', async () => {
-    const dir = join(tmpdir(), `relevo-codex-notify-${process.pid}-${Date.now()}`);
+    const dir = fx.dir('relevo-codex-notify-');
     const notify = recorderScript(dir, 'notify', 'argv1');
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
     const { server, home, term } = await codex(release, {
       replies: [{ text: REPLY, holdMs: 300 }],
       extra: ['-c', `notify=[${JSON.stringify(notify)}]`],
@@ -300,9 +289,8 @@ describe.each(RELEASES)('Codex (real CLI, %s release) against the fake Responses
   });
 
   it('Esc interrupts a streaming reply: no notify, no OSC 7501 done', async () => {
-    const dir = join(tmpdir(), `relevo-codex-notify-${process.pid}-${Date.now()}`);
+    const dir = fx.dir('relevo-codex-notify-');
     const notify = recorderScript(dir, 'notify', 'argv1');
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
     // Held before the first word: Esc goes in while "Working (… esc to interrupt)" shows (0.140 takes
     // an Esc during the stream itself as "esc again to edit previous message").
     const { server, term } = await codex(release, {

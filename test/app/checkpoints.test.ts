@@ -15,6 +15,7 @@ import {
   offerSchema,
   type Role,
 } from '../../src/protocol/index.js';
+import { stub } from '../helpers/stub.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const anchor: GitAnchor = { head: '0123456789abcdef0123456789abcdef01234567', status_sha256: 'b'.repeat(64) };
@@ -161,7 +162,7 @@ describe('CheckpointStore.write', () => {
     expect(() => store.write('planner', goal, null)).toThrow('not a handoff: goal');
     // The union no longer lets a handoff without a seq be written down; one read from elsewhere is still refused.
     const { seq: _seq, ...noSeq } = message('planner', 1, 1, 'x');
-    expect(() => store.write('planner', noSeq as unknown as Outgoing, null)).toThrow(CheckpointError);
+    expect(() => store.write('planner', stub<Outgoing>(noSeq), null)).toThrow(CheckpointError);
     expect(existsSync(join(runDir, 'planner'))).toBe(false);
   });
 

@@ -2,23 +2,20 @@
 // itself run against a stand-in of OpenCode's SDK client, and what relevo reads from its report.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchFor } from '../../src/app/config/launch.js';
 import { opencodeConfigContent } from '../../src/app/config/opencode-plugin.js';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { HookChannel, type HookDelivery } from '../../src/app/replies/hook-channel.js';
 import { relayConfig } from '../../src/app/run/run-options.js';
 import { readHookPayload, reportFits } from '../../src/protocol/index.js';
+import { undoAfterEach } from '../helpers/undo.js';
 
-let undo: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const step of undo.reverse()) await step();
-  undo = [];
-});
+const undo = undoAfterEach();
 
 async function launched(role: 'planner' | 'builder' = 'builder') {
   const channel = await HookChannel.open();
-  undo.push(() => channel.close());
+  undo.add(() => channel.close());
   const profile = loadProfile('opencode', 'test');
   const launch = launchFor(role, { argv: ['/usr/bin/opencode'], profile }, 'en', channel);
   return { channel, profile, launch, config: JSON.parse(launch.env.OPENCODE_CONFIG_CONTENT!) as Record<string, unknown> };
@@ -62,7 +59,7 @@ describe('the OpenCode plugin', () => {
     const got: HookDelivery[] = [];
     channel.onMessage((m) => got.push(m));
     const saved = { ...process.env };
-    undo.push(() => {
+    undo.add(() => {
       process.env = saved;
     });
     Object.assign(process.env, launch.env);

@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { StateUnwritable } from '../../src/app/faults/fault.js';
 import { RelayLoop } from '../../src/app/run/relay-loop.js';
-import {
-  DEFAULT_DELIVERY,
-  type Effect,
-  initialState,
-  type RelayConfig,
-  type RelayEvent,
-  type RelayState,
-  step,
-} from '../../src/protocol/index.js';
+import { type Effect, initialState, type RelayConfig, type RelayEvent, type RelayState, step } from '../../src/protocol/index.js';
+import { machineConfig } from '../helpers/machine.js';
 
-const config: RelayConfig = {
-  maxRounds: 10,
-  lang: 'en',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/r1',
-};
+const config: RelayConfig = machineConfig('en');
 const enospc = () =>
   new StateUnwritable(Object.assign(new Error("ENOSPC: no space left on device, write '/s/events.jsonl'"), { code: 'ENOSPC', errno: -28 }));
 const HANDOFF = 'Step 1\n<handoff>\nBuild the endpoint\n</handoff>';

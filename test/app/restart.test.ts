@@ -5,21 +5,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import { self } from '../../src/app/config/self.js';
-import { RelayRunner } from '../../src/app/run/runner.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { restartExited } from '../../src/tui/actions/restart.js';
-import { BIN, recorded, tempDir } from '../helpers/cli.js';
+import { recorded, simArgv, tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
+import { bothOn, startRunner } from '../helpers/runner.js';
+import { undoAfterEach } from '../helpers/undo.js';
 import { until } from '../helpers/until.js';
 
-const undo: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of undo.splice(0).reverse()) await f();
-});
+const undo = undoAfterEach();
 
 const GOAL = 'Add pagination to /users';
 
@@ -31,34 +29,18 @@ async function simRun() {
   journal.onAppend((l) => lines.push(l));
   const record = (role: Role) => join(cwd, `${role}-received.jsonl`);
   const sim = loadProfile('sim', 'test');
-  const argv = (role: Role, thinkMs: string) => [
-    process.execPath,
-    BIN,
-    'sim-agent',
-    '--role',
-    role,
-    '--think-ms',
-    thinkMs,
-    '--record',
-    record(role),
-  ];
-  const runner = await RelayRunner.create({
+  const argv = (role: Role, thinkMs: string) => simArgv(role, thinkMs, '--record', record(role));
+  const runner = await startRunner({
     runId,
-    version: 'test',
-    maxRounds: 10,
-    lang: 'en',
     cwd,
     env: { ...process.env, LANG: 'C.UTF-8' },
-    cols: 100,
-    rows: 30,
-    blockedTimeoutMs: 60_000,
     readyTimeoutMs: 20_000,
     runDir: dir,
     runPath: `.relevo/runs/${runId}`,
     agents: { planner: { argv: argv('planner', '150'), profile: sim }, builder: { argv: argv('builder', '1500'), profile: sim } },
     journal,
   });
-  undo.push(async () => {
+  undo.add(async () => {
     await runner.stop();
     journal.close();
   });
@@ -161,25 +143,16 @@ describe('restarting an exited agent', () => {
       planner: lineAgent(tmuxPane(), () => 'plan\n<handoff>\nstep 1\n</handoff>'),
       builder: lineAgent(tmuxPane(), () => ''),
     };
-    const profile = lineAgentProfile();
-    const runner = await RelayRunner.create({
+    const runner = await startRunner({
       runId,
-      version: 'test',
-      maxRounds: 10,
-      lang: 'en',
       cwd,
-      env: {},
-      cols: 100,
-      rows: 30,
-      blockedTimeoutMs: 60_000,
-      readyTimeoutMs: 5000,
       runDir: dir,
       runPath: `.relevo/runs/${runId}`,
-      agents: { planner: { argv: ['line-agent'], profile }, builder: { argv: ['line-agent'], profile } },
+      agents: bothOn(['line-agent'], lineAgentProfile()),
       journal,
       panes: { attached: true, open: async () => panes },
     });
-    undo.push(async () => {
+    undo.add(async () => {
       await runner.stop();
       journal.close();
     });

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RelayRunner, type RunnerOptions } from '../../src/app/run/runner.js';
+import type { RelayRunner, RunnerOptions } from '../../src/app/run/runner.js';
 import { Journal, readJournal } from '../../src/app/store/journal.js';
 import { formatHeader, goalMessage, type JournalLine, ROLES, type Role } from '../../src/protocol/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
+import { bothOn, startRunner } from '../helpers/runner.js';
 import { until } from '../helpers/until.js';
 
 const GOAL = 'Add pagination to /users';
@@ -25,19 +26,11 @@ async function relay(answers: Record<Role, (sent: string) => string>, extra: Par
   mkdirSync(runDir, { recursive: true });
   const journal = new Journal(runDir);
   const panes = { planner: lineAgent(new FakePane(), answers.planner), builder: lineAgent(new FakePane(), answers.builder) };
-  const profile = lineAgentProfile();
-  const runner = await RelayRunner.create({
+  const runner = await startRunner({
     runId: 'r1',
     version: '0.1.0',
-    maxRounds: 10,
-    lang: 'en',
     cwd,
-    env: {},
-    cols: 100,
-    rows: 30,
-    blockedTimeoutMs: 60_000,
-    readyTimeoutMs: 5000,
-    agents: { planner: { argv: ['line-agent'], profile }, builder: { argv: ['line-agent'], profile } },
+    agents: bothOn(['line-agent'], lineAgentProfile()),
     journal,
     runDir,
     runPath: RUN_PATH,

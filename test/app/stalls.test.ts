@@ -16,6 +16,8 @@ import {
 import type { AgentPane } from '../../src/pty/agent.js';
 import { Emitter } from '../../src/pty/emitter.js';
 import { journalInto } from '../helpers/journal.js';
+import { machineConfig } from '../helpers/machine.js';
+import { stub } from '../helpers/stub.js';
 
 const MIN = 60_000;
 
@@ -92,14 +94,7 @@ describe('durations', () => {
   });
 });
 
-const blank = () =>
-  initialState({
-    maxRounds: 10,
-    lang: 'en',
-    inlineRolePrompt: { planner: false, builder: false },
-    delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 },
-    runPath: 'x',
-  });
+const blank = () => initialState(machineConfig('en', { delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' }));
 
 /** Just the events Attention listens to, fired by the test. */
 /** What a fake agent's detection says of its screen. */
@@ -120,7 +115,7 @@ function fakeAgent() {
     onState: e.state.event,
     explain: () => EXPLAINED,
   };
-  return { agent: agent as unknown as AgentPane, e, withdrawn: () => withdrawn };
+  return { agent: stub<AgentPane>(agent), e, withdrawn: () => withdrawn };
 }
 
 describe('Attention', () => {

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, parseJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, parseJournal, relevo, runArgs, simCommand, tempDir } from '../helpers/cli.js';
 import { appended, editedProfile } from '../helpers/profiles.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -17,13 +17,11 @@ async function relay(options: { planner?: string[]; builder?: string[]; args?: s
   const result = await relevo(
     [
       '--headless',
-      '--goal',
-      GOAL,
-      '--planner',
-      simCommand('planner', ...(options.planner ?? [])),
-      '--builder',
-      simCommand('builder', ...(options.builder ?? [])),
-      ...(options.args ?? []),
+      ...runArgs(
+        GOAL,
+        { planner: simCommand('planner', ...(options.planner ?? [])), builder: simCommand('builder', ...(options.builder ?? [])) },
+        ...(options.args ?? []),
+      ),
     ],
     cwd,
   );
@@ -300,16 +298,14 @@ describe('hook channel', () => {
     const child = relevo(
       [
         '--headless',
-        '--goal',
-        GOAL,
-        '--planner',
-        simCommand('planner'),
-        '--builder',
-        simCommand('builder'),
-        '--planner-profile',
-        profile,
-        '--builder-profile',
-        profile,
+        ...runArgs(
+          GOAL,
+          { planner: simCommand('planner'), builder: simCommand('builder') },
+          '--planner-profile',
+          profile,
+          '--builder-profile',
+          profile,
+        ),
       ],
       cwd,
     );

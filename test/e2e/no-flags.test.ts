@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { BIN, relevo, tempDir } from '../helpers/cli.js';
-import { freshTmuxServers, tmux, until } from '../helpers/tui-tmux.js';
+import { freshTmuxServers, session, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -46,21 +46,8 @@ describe('relevo-tui with no flags, headless', () => {
     const cwd = tempDir();
     const run = quote([process.execPath, BIN, '--headless', '--demo', '--goal', 'One step', '--max-rounds', '1']);
     // stdout (the JSON lines) to a file, stderr on the terminal.
-    const r = await tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'relevo',
-      '-x',
-      '200',
-      '-y',
-      '20',
-      '-c',
-      cwd,
-      `${run} > out.jsonl; ${run} > again.jsonl; echo "exited with $?"; sleep 60`,
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
-    const screen = await until('both runs', (s) => s.includes('exited with'), 90_000);
+    await session(200, 20, cwd, `${run} > out.jsonl; ${run} > again.jsonl; echo "exited with $?"; sleep 60`);
+    const screen = await untilScreen('both runs', (s) => s.includes('exited with'), 90_000);
     expect(screen.match(/relevo-tui: runs are journaled in \.relevo\/ \(kept out of git\)/g)).toHaveLength(1);
     expect(screen.split('\n')[0]).toBe('relevo-tui: runs are journaled in .relevo/ (kept out of git)');
     expect(readdirSync(join(cwd, '.relevo', 'runs'))).toHaveLength(2);

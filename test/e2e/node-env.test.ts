@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { simCommand, tempDir } from '../helpers/cli.js';
-import { freshTmuxServers, start, until } from '../helpers/tui-tmux.js';
-import { until as untilTrue } from '../helpers/until.js';
+import { freshTmuxServers, start, untilScreen } from '../helpers/tui-tmux.js';
+import { until } from '../helpers/until.js';
 
 freshTmuxServers();
 
@@ -21,7 +21,7 @@ const agent = (role: 'planner' | 'builder') =>
 const seen = async (cwd: string, role: 'planner' | 'builder'): Promise<string> => {
   const file = join(cwd, `${role}.env`);
   let text = '';
-  await untilTrue(`${role}.env`, () => {
+  await until(`${role}.env`, () => {
     try {
       text = readFileSync(file, 'utf8');
       return text !== '';
@@ -36,7 +36,7 @@ describe('NODE_ENV reaches the agents as the person set it', () => {
   it('in the TUI', async () => {
     const cwd = tempDir();
     await start(160, 40, ['--planner', agent('planner'), '--builder', agent('builder')], ['NODE_ENV=development'], cwd);
-    await until('the band', (s) => s.includes('relevo · '));
+    await untilScreen('the band', (s) => s.includes('relevo · '));
     expect(await seen(cwd, 'planner')).toBe('development');
     expect(await seen(cwd, 'builder')).toBe('development');
   });
@@ -47,6 +47,6 @@ describe('NODE_ENV reaches the agents as the person set it', () => {
     await start(160, 40, ['--planner', agent('planner'), '--builder', agent('builder'), '--goal', 'One step'], ['NODE_ENV=test'], cwd);
     expect(await seen(cwd, 'planner')).toBe('test');
     expect(await seen(cwd, 'builder')).toBe('test');
-    await until('the run to pause', (s) => s.includes('exited with'), 60_000);
+    await untilScreen('the run to pause', (s) => s.includes('exited with'), 60_000);
   });
 });

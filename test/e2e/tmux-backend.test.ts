@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { BIN, onlyRunJournal, parseJournal, recorded, relevo, tempDir } from '../helpers/cli.js';
+import { BIN, onlyRunJournal, parseJournal, recorded, relevo, simArgv, tempDir } from '../helpers/cli.js';
 
 const GOAL = 'Add pagination to /users with tests';
 const sockets: string[] = [];
@@ -24,17 +24,7 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
 });
 
-const sim = (role: Role, cwd: string) => [
-  process.execPath,
-  BIN,
-  'sim-agent',
-  '--role',
-  role,
-  '--think-ms',
-  '150',
-  '--record',
-  join(cwd, `${role}.record`),
-];
+const sim = (role: Role, cwd: string) => simArgv(role, '150', '--record', join(cwd, `${role}.record`));
 
 const received = (cwd: string, role: Role): string[] => recorded(join(cwd, `${role}.record`));
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, parseJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
-import { alive, runProcesses, stubbornCommand, stubbornPids, theRun } from '../helpers/procs.js';
+import { alive, runProcesses, stubbornPids, stubbornRun, theRun } from '../helpers/procs.js';
 import { until } from '../helpers/until.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -16,22 +16,13 @@ const linux = process.platform === 'linux';
 function startStubborn(cwd: string) {
   const pidsFile = join(cwd, 'stubborn.pids');
   pidsFiles.push(pidsFile);
-  const child = execa(
-    process.execPath,
-    [
-      BIN,
-      '--headless',
-      '--goal',
-      GOAL,
-      '--planner',
-      simCommand('planner'),
-      '--builder',
-      stubbornCommand(pidsFile),
-      '--builder-profile',
-      'generic',
-    ],
-    { cwd, reject: false, stdin: 'ignore', env: { LANG: 'C.UTF-8' }, timeout: 90_000 },
-  );
+  const child = execa(process.execPath, [BIN, '--headless', ...stubbornRun(GOAL, pidsFile)], {
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+    env: { LANG: 'C.UTF-8' },
+    timeout: 90_000,
+  });
   return { child, pidsFile };
 }
 

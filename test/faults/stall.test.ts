@@ -13,6 +13,7 @@ import { Emitter } from '../../src/pty/emitter.js';
 import { LocalPane } from '../../src/pty/pane.js';
 import { tempDir } from '../helpers/cli.js';
 import { journalInto } from '../helpers/journal.js';
+import { machineConfig } from '../helpers/machine.js';
 import { until } from '../helpers/until.js';
 
 const FAKE = fileURLToPath(new URL('../helpers/flapping-agent.mjs', import.meta.url));
@@ -32,13 +33,7 @@ function watch(mode: 'flap' | 'busy', stallAfterMs: number) {
     });
   const sim = loadProfile('sim', 'test');
   const agents = { planner: new AgentPane('planner', pane('planner'), sim), builder: new AgentPane('builder', pane('builder'), sim) };
-  const state: RelayState = initialState({
-    maxRounds: 10,
-    lang: 'en',
-    inlineRolePrompt: { planner: false, builder: false },
-    delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 },
-    runPath: 'x',
-  });
+  const state: RelayState = initialState(machineConfig('en', { delivery: { mode: 'inline', maxBytes: 1, maxLines: 1 }, runPath: 'x' }));
   const journal: JournalEntry[] = [];
   const attention = new Attention({ agents, state, onChange: new Emitter<RelayState>().event }, journalInto(journal), stallAfterMs);
   cleanup.push(async () => {

@@ -7,8 +7,8 @@ import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLock } from '../../src/app/store/locks.js';
-import { BIN, parseJournal, simCommand, tempDir } from '../helpers/cli.js';
-import { alive, runProcesses, stubbornCommand, stubbornPids, theRun } from '../helpers/procs.js';
+import { BIN, parseJournal, tempDir } from '../helpers/cli.js';
+import { alive, runProcesses, stubbornPids, stubbornRun, theRun } from '../helpers/procs.js';
 import { until } from '../helpers/until.js';
 
 const SOCKET = `relevo-hangup-${process.pid}`;
@@ -24,18 +24,7 @@ afterAll(async () => {
 
 describe.runIf(process.platform === 'linux')('the TUI when its terminal closes', () => {
   it('SIGHUP: journaled pause, the stubborn agent and its child are gone', async () => {
-    const command = quote([
-      process.execPath,
-      BIN,
-      '--goal',
-      'Add pagination to /users with tests',
-      '--planner',
-      simCommand('planner'),
-      '--builder',
-      stubbornCommand(pidsFile),
-      '--builder-profile',
-      'generic',
-    ]);
+    const command = quote([process.execPath, BIN, ...stubbornRun('Add pagination to /users with tests', pidsFile)]);
     const started = await tmux('new-session', '-d', '-s', 'relevo', '-x', '160', '-y', '40', '-c', cwd, `${command}; sleep 60`);
     expect(started.exitCode, started.stderr).toBe(0);
     await until(

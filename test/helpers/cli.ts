@@ -8,9 +8,21 @@ import { type JournalLine, journalLineSchema } from '../../src/protocol/index.js
 
 export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
+/** The built-in simulator's argv in `role`, thinking `thinkMs` before each reply, then `flags`. */
+export const simArgv = (role: 'planner' | 'builder', thinkMs: string, ...flags: string[]): string[] => [
+  process.execPath,
+  BIN,
+  'sim-agent',
+  '--role',
+  role,
+  '--think-ms',
+  thinkMs,
+  ...flags,
+];
+
 /** A `--planner`/`--builder` command line running the built-in simulator with test-friendly timing. */
 export function simCommand(role: 'planner' | 'builder', ...flags: string[]): string {
-  return quote([process.execPath, BIN, 'sim-agent', '--role', role, '--think-ms', '150', ...flags]);
+  return quote(simArgv(role, '150', ...flags));
 }
 
 export function tempDir(prefix = 'relevo-test-'): string {
@@ -66,6 +78,17 @@ export function recorded(file: string): string[] {
     .map((l) => (JSON.parse(l) as { text: string }).text);
 }
 
+/** relevo's command line for a run of `goal` by these two agent commands, then `extra`. */
+export const runArgs = (goal: string, agents: { planner: string; builder: string }, ...extra: string[]): string[] => [
+  '--goal',
+  goal,
+  '--planner',
+  agents.planner,
+  '--builder',
+  agents.builder,
+  ...extra,
+];
+
 /**
  * A headless run of `goal` on two recorded simulators; the records live outside the working directory
  * (it may be a git repo). `args(...extra)` is the command line, `received(role)` what each was typed.
@@ -74,15 +97,10 @@ export function recordedSims(goal: string, prefix = 'relevo-sims-') {
   const cwd = tempDir(prefix);
   const records = tempDir(`${prefix}records-`);
   const record = (role: 'planner' | 'builder') => join(records, `${role}.record`);
-  const args = (...extra: string[]) => [
-    '--headless',
-    '--goal',
-    goal,
-    '--planner',
-    simCommand('planner', '--record', record('planner')),
-    '--builder',
-    simCommand('builder', '--record', record('builder')),
-    ...extra,
-  ];
+  const sims = {
+    planner: simCommand('planner', '--record', record('planner')),
+    builder: simCommand('builder', '--record', record('builder')),
+  };
+  const args = (...extra: string[]) => ['--headless', ...runArgs(goal, sims, ...extra)];
   return { cwd, records, args, received: (role: 'planner' | 'builder'): string[] => recorded(record(role)) };
 }

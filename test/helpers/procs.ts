@@ -3,17 +3,32 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
+import { runArgs, simCommand } from './cli.js';
 
 export const STUBBORN = fileURLToPath(new URL('./stubborn-agent.mjs', import.meta.url));
 
 /** `--builder` for the stubborn fake agent (ignores SIGHUP and SIGTERM, and so does its child), writing its pids to `pidsFile`. */
 export const stubbornCommand = (pidsFile: string): string => quote([process.execPath, STUBBORN, pidsFile]);
 
+/** relevo's command line for a run of `goal`: the sim planner, and the stubborn agent as builder (generic profile). */
+export const stubbornRun = (goal: string, pidsFile: string): string[] =>
+  runArgs(goal, { planner: simCommand('planner'), builder: stubbornCommand(pidsFile) }, '--builder-profile', 'generic');
+
 /** Whether `pid` is a running process (a zombie is not). */
 export function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pid` names a process at all, a zombie not yet reaped included (signal 0). */
+export function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
   } catch {
     return false;
   }

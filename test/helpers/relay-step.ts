@@ -1,13 +1,8 @@
 /** The relay machine answering one planner turn, for tests: what it would type to the builder, or why it paused. */
-import { DEFAULT_DELIVERY, type Effect, initialState, type RelayConfig, type RelayEvent, step } from '../../src/protocol/index.js';
+import { type Effect, initialState, type RelayEvent, step } from '../../src/protocol/index.js';
+import { machineConfig } from './machine.js';
 
-const CONFIG: RelayConfig = {
-  maxRounds: 10,
-  lang: 'es',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/test',
-};
+const CONFIG = machineConfig('es', { runPath: '.relevo/runs/test' });
 
 export type Relayed = {
   /** Exactly what would be typed to the builder, or null. */

@@ -6,7 +6,6 @@
  * scratch at the same size.
  */
 import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
 import stripAnsi from 'strip-ansi';
 import { vi } from 'vitest';
 import { ROLES, type Role } from '../../src/protocol/index.js';
@@ -18,6 +17,7 @@ import { Store, type TuiState } from '../../src/tui/state/store.js';
 import { Compositor, firstLayout } from '../../src/tui/view/compositor.js';
 import { RealTerminal } from '../../src/tui/view/terminal.js';
 import { type Step, stepText } from './oracle-steps.js';
+import { quietStdin, stub } from './stub.js';
 import { tuiState } from './tui-state.js';
 
 /** The person's terminal: what relevo writes is parsed in order, at the size the terminal had then. */
@@ -85,8 +85,7 @@ type Tui = {
 
 function openTui(cols: number, rows: number, state: TuiState, panes: Panes | null, margin = 0): Tui {
   const person = new PersonTerminal(cols, rows, margin);
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
-  const term = new RealTerminal({ stdin: stdin as unknown as NodeJS.ReadStream, stdout: person as unknown as NodeJS.WriteStream });
+  const term = new RealTerminal({ stdin: quietStdin(), stdout: stub<NodeJS.WriteStream>(person) });
   const store = new Store(state);
   term.enter();
   const compositor = new Compositor(term, store);

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { BIN, tempDir } from './cli.js';
+import { eventually } from './until.js';
 
 let serial = 0;
 let SOCKET = `relevo-test-${process.pid}-0`;
@@ -34,43 +35,34 @@ export const styled = async () => (await tmux('capture-pane', '-p', '-e', '-t', 
 export const keys = (...k: string[]) => tmux('send-keys', '-t', 'relevo', ...k);
 
 /** The screen once `check` holds; throws with the last screen after `ms` (a generous limit, never an assertion on time). */
-export function until(what: string, check: (screen: string) => boolean, ms = 30_000, target = 'relevo'): Promise<string> {
+export function untilScreen(what: string, check: (screen: string) => boolean, ms = 30_000, target = 'relevo'): Promise<string> {
   return poll(what, () => capture(target), check, ms);
 }
 
-/** As `until`, on the screen with its escape sequences (`styled`). */
+/** As `untilScreen`, on the screen with its escape sequences (`styled`). */
 export function untilStyled(what: string, check: (screen: string) => boolean, ms = 30_000): Promise<string> {
   return poll(what, styled, check, ms);
 }
 
-async function poll(what: string, read: () => Promise<string>, check: (screen: string) => boolean, ms: number): Promise<string> {
-  const deadline = Date.now() + ms;
+function poll(what: string, read: () => Promise<string>, check: (screen: string) => boolean, ms: number): Promise<string> {
   let screen = '';
-  while (Date.now() < deadline) {
+  const matched = async () => {
     screen = await read();
-    if (check(screen)) return screen;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; the screen was:\n${screen}`);
+    return check(screen) ? screen : undefined;
+  };
+  return eventually(what, matched, ms, { everyMs: 200, show: () => `the screen was:\n${screen}` });
+}
+
+/** A `cols`×`rows` tmux session named relevo, in `cwd`, running the shell line `line` (the test fails if tmux cannot start it). */
+export async function session(cols: number, rows: number, cwd: string, line: string): Promise<void> {
+  const r = await tmux('new-session', '-d', '-s', 'relevo', '-x', String(cols), '-y', String(rows), '-c', cwd, line);
+  expect(r.exitCode, r.stderr).toBe(0);
 }
 
 /** `relevo-tui` (with `--demo` unless `extra` says otherwise) in a `cols`×`rows` tmux session named relevo. */
 export async function start(cols: number, rows: number, extra: string[] = [], env: string[] = [], cwd = tempDir()): Promise<void> {
   const command = quote([...(env.length > 0 ? ['env', ...env] : []), process.execPath, BIN, ...(extra.length > 0 ? extra : ['--demo'])]);
-  const r = await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'relevo',
-    '-x',
-    String(cols),
-    '-y',
-    String(rows),
-    '-c',
-    cwd,
-    `${command}; echo "exited with $?"; sleep 60`,
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
+  await session(cols, rows, cwd, `${command}; echo "exited with $?"; sleep 60`);
 }
 
 /** The status band's line. */

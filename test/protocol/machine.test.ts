@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DELIVERY,
   type Effect,
   initialState,
   type RelayConfig,
@@ -10,7 +9,19 @@ import {
   rolePrompt,
   step,
 } from '../../src/protocol/index.js';
-import { delivered, deliveries, ended, handoff, journal, machineConfig, type Run, runEvents, SHA } from '../helpers/machine.js';
+import {
+  delivered,
+  deliveries,
+  ended,
+  handoff,
+  handoffDelivered,
+  journal,
+  machineConfig,
+  plannerHandoff,
+  type Run,
+  runEvents,
+  SHA,
+} from '../helpers/machine.js';
 
 const flagConfig: RelayConfig = machineConfig('en');
 const run = (events: RelayEvent[], config = flagConfig, from = initialState(config)): Run => runEvents(config, events, from);
@@ -37,13 +48,7 @@ describe('relay machine', () => {
   });
 
   it('opens the first message with the role prompt when the agent has no launch flag for it', () => {
-    const config: RelayConfig = {
-      maxRounds: 10,
-      lang: 'es',
-      inlineRolePrompt: { planner: true, builder: true },
-      delivery: DEFAULT_DELIVERY,
-      runPath: '.relevo/runs/r1',
-    };
+    const config = machineConfig('es', { inlineRolePrompt: { planner: true, builder: true } });
     const goal = deliveries(run([{ type: 'start', goal: 'Paginar /users' }], config).effects)[0]!;
     expect(goal.text).toBe(`${rolePrompt('planner', 'es')}\n\nObjetivo: Paginar /users`);
     const r = run([{ type: 'start', goal: 'G' }, delivered('planner'), ended('planner', handoff('paso 1'))], config);
@@ -90,30 +95,8 @@ describe('relay machine', () => {
     const entries = journal(run(exchanges(1)).effects).filter((e) => e.type === 'delivered');
     expect(entries).toEqual([
       { type: 'delivered', kind: 'goal', round: 0, from: 'relevo', to: 'planner', sha256: SHA, chars: 1, attempts: 1 },
-      {
-        type: 'delivered',
-        kind: 'handoff',
-        round: 1,
-        from: 'planner',
-        to: 'builder',
-        sha256: SHA,
-        chars: 6,
-        attempts: 1,
-        checkpoint_seq: 1,
-        via: 'inline',
-      },
-      {
-        type: 'delivered',
-        kind: 'handoff',
-        round: 1,
-        from: 'builder',
-        to: 'planner',
-        sha256: SHA,
-        chars: 8,
-        attempts: 1,
-        checkpoint_seq: 1,
-        via: 'inline',
-      },
+      handoffDelivered('planner', 1, 1),
+      handoffDelivered('builder', 1, 1, { chars: 8 }),
     ]);
   });
 
@@ -467,16 +450,7 @@ describe('checkpoints and file delivery', () => {
     const { state, effects } = run([...goalDelivered, ended('planner', handoff('step 1'))]);
     const turn = run([ended('planner', handoff('step 1'))], flagConfig, run(goalDelivered).state).effects;
     expect(turn.map((e) => e.type)).toEqual(['journal', 'checkpoint', 'deliver']);
-    const message = {
-      kind: 'handoff',
-      to: 'builder',
-      from: 'planner',
-      round: 1,
-      body: 'step 1',
-      text: `${header1}\nstep 1`,
-      seq: 1,
-      via: 'inline',
-    };
+    const message = plannerHandoff(1, 1, 'step 1', `${header1}\nstep 1`);
     expect(turn[1]).toEqual({ type: 'checkpoint', message });
     expect(turn[2]).toEqual({ type: 'deliver', message });
     expect(checkpoints(effects)).toHaveLength(1);
@@ -540,16 +514,15 @@ describe('checkpoints and file delivery', () => {
 
   it('auto policy: a body over maxLines goes as a file, one at maxLines inline', () => {
     const over = run([...goalDelivered, ended('planner', handoff(lines(61)))]);
-    expect(deliveries(over.effects)[1]).toEqual({
-      kind: 'handoff',
-      to: 'builder',
-      from: 'planner',
-      round: 1,
-      body: lines(61),
-      text: `${header1}\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.`,
-      seq: 1,
-      via: 'file',
-    });
+    expect(deliveries(over.effects)[1]).toEqual(
+      plannerHandoff(
+        1,
+        1,
+        lines(61),
+        `${header1}\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.`,
+        'file',
+      ),
+    );
     const at = run([...goalDelivered, ended('planner', handoff(lines(60)))]);
     expect(deliveries(at.effects)[1]).toMatchObject({ via: 'inline', text: `${header1}\n${lines(60)}` });
   });
@@ -623,16 +596,7 @@ describe('checkpoints and file delivery', () => {
     const held = run([...exchanges(1), { type: 'set-step', on: true }, ended('planner', handoff('step 2'))]);
     expect(held.state.pending).toMatchObject({ seq: 2, round: 2, body: 'step 2' });
     const edited = run([{ type: 'edit-pending', body: 'step 2, smaller' }], flagConfig, held.state);
-    const message = {
-      kind: 'handoff',
-      to: 'builder',
-      from: 'planner',
-      round: 2,
-      body: 'step 2, smaller',
-      text: '[relevo ronda 2 · de planner]\nstep 2, smaller',
-      seq: 3,
-      via: 'inline',
-    };
+    const message = plannerHandoff(2, 3, 'step 2, smaller', '[relevo ronda 2 · de planner]\nstep 2, smaller');
     expect(edited.effects).toEqual([
       { type: 'journal', entry: { type: 'pending_edited', round: 2, to: 'builder', chars: 15 } },
       { type: 'checkpoint', message, supersedes: 2 },
@@ -748,19 +712,7 @@ describe('checkpoints and file delivery', () => {
       ended('planner', handoff('step 1')),
       { type: 'delivered', to: 'builder', sha256: SHA, attempts: 2, transferId },
     ]);
-    expect(journal(effects).at(-1)).toEqual({
-      type: 'delivered',
-      kind: 'handoff',
-      round: 1,
-      from: 'planner',
-      to: 'builder',
-      sha256: SHA,
-      chars: 6,
-      attempts: 2,
-      checkpoint_seq: 1,
-      transfer_id: transferId,
-      via: 'inline',
-    });
+    expect(journal(effects).at(-1)).toEqual(handoffDelivered('planner', 1, 1, { attempts: 2, transfer_id: transferId }));
   });
 
   it('a new checkpoint clears STALE: the handoff written after it carries no notice', () => {

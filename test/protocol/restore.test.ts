@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DELIVERY,
   type Effect,
   type JournalEntry,
   type RelayConfig,
@@ -12,15 +11,10 @@ import {
   step,
 } from '../../src/protocol/index.js';
 import { resumeContext } from '../../src/protocol/prompts.js';
+import { handoffDelivered, machineConfig, plannerHandoff } from '../helpers/machine.js';
 import { cp, journalOf, started, twoRoundsThenOffered } from '../helpers/restore.js';
 
-const config: RelayConfig = {
-  maxRounds: 10,
-  lang: 'en',
-  inlineRolePrompt: { planner: false, builder: false },
-  delivery: DEFAULT_DELIVERY,
-  runPath: '.relevo/runs/r1',
-};
+const config: RelayConfig = machineConfig('en');
 const SHA = 'a'.repeat(64);
 const GOAL = 'Add pagination to /users';
 const agent = { command: ['sim'], profile: 'sim' };
@@ -36,19 +30,8 @@ const goalDelivered: JournalEntry = {
   chars: GOAL.length,
   attempts: 1,
 };
-const deliveredEntry = (from: Role, round: number, seq: number): JournalEntry => ({
-  type: 'delivered',
-  kind: 'handoff',
-  round,
-  from,
-  to: from === 'planner' ? 'builder' : 'planner',
-  sha256: SHA,
-  chars: 6,
-  attempts: 1,
-  checkpoint_seq: seq,
-  transfer_id: '123e4567-e89b-42d3-a456-426614174000',
-  via: 'inline',
-});
+const deliveredEntry = (from: Role, round: number, seq: number): JournalEntry =>
+  handoffDelivered(from, round, seq, { transfer_id: '123e4567-e89b-42d3-a456-426614174000' });
 const checkpointEntry = (lane: Role, seq: number, round: number): JournalEntry => ({
   type: 'checkpoint',
   lane,
@@ -59,6 +42,12 @@ const checkpointEntry = (lane: Role, seq: number, round: number): JournalEntry =
   bytes: 6,
   lines: 1,
 });
+
+type Restore = Parameters<typeof restoreState>[1];
+
+/** The state restored after the goal was delivered, from `checkpoints` (and `stale` ones). */
+const restored = (checkpoints: Restore['checkpoints'], stale: Restore['stale'] = null, cfg = config): RelayState =>
+  ok(restoreState(cfg, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale }));
 
 const ok = (r: ReturnType<typeof restoreState>): RelayState => {
   if (!r.ok) throw new Error(`restore failed: ${r.error}`);
@@ -100,7 +89,7 @@ describe('restoreState: what is pending', () => {
   });
 
   it('tells the planner it was working on the goal when the goal was delivered and no checkpoint exists', () => {
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [], stale: null }));
+    const state = restored([]);
     const text =
       'relevo was restarted while you were working on the goal below. If you had not finished, finish now; either way end your reply with the <handoff> for the next step.\n' +
       `Goal: ${GOAL}`;
@@ -110,22 +99,13 @@ describe('restoreState: what is pending', () => {
 
   it('sends an offered but unacknowledged planner handoff again, as it was, to the builder', () => {
     const checkpoints = twoRoundsThenOffered();
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
-    expect(state.pending).toEqual({
-      kind: 'handoff',
-      to: 'builder',
-      from: 'planner',
-      round: 3,
-      seq: 3,
-      body: 'step 3',
-      text: '[relevo ronda 3 · de planner]\nstep 3',
-      via: 'inline',
-    });
+    const state = restored(checkpoints);
+    expect(state.pending).toEqual(plannerHandoff(3, 3, 'step 3', '[relevo ronda 3 · de planner]\nstep 3'));
   });
 
   it("sends a written (not yet offered) handoff too: it is still its sender's", () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'written')];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     expect(state.pending).toMatchObject({
       kind: 'handoff',
       to: 'builder',
@@ -138,7 +118,7 @@ describe('restoreState: what is pending', () => {
 
   it('opens a handoff re-sent to the restarted planner with the goal, for context', () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'offered')];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     expect(state.pending).toMatchObject({
       kind: 'handoff',
       to: 'planner',
@@ -157,7 +137,7 @@ describe('restoreState: what is pending', () => {
 
   it('tells the receiver of an acknowledged handoff where it is, never typing the body again', () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1: the secret body', 'acked')];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     const text =
       'relevo was restarted while you were working on round 1 from the planner. ' +
       'The handoff is at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md. ' +
@@ -171,7 +151,7 @@ describe('restoreState: what is pending', () => {
   it("tells the planner, with the goal, when the builder's report was acknowledged", () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1: the body', 'acked')];
     const runPath = '../elsewhere/runs/r9';
-    const state = ok(restoreState({ ...config, runPath }, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints, null, { ...config, runPath });
     expect(state.pending).toMatchObject({ kind: 'notice', to: 'planner', from: 'relevo', round: 1 });
     const text = state.pending!.text;
     expect(text).toContain(`${runPath}/builder/checkpoints/1/HANDOFF.md`);
@@ -183,14 +163,12 @@ describe('restoreState: what is pending', () => {
 
   it('takes the latest checkpoint by creation time, whatever the lane or the order given', () => {
     const [p1, b1, p2, b2, p3] = twoRoundsThenOffered();
-    const state = ok(
-      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [p3!, b2!, p1!, p2!, b1!], stale: null }),
-    );
+    const state = restored([p3!, b2!, p1!, p2!, b1!]);
     expect(state.pending).toMatchObject({ kind: 'handoff', from: 'planner', seq: 3, round: 3 });
     // A builder checkpoint created after the planner's, given first, is the latest.
     const p = cp('planner', 4, 4, 'step 4', 'acked');
     const b = cp('builder', 1, 4, 'report 4', 'offered');
-    const later = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: [b, p], stale: null }));
+    const later = restored([b, p]);
     expect(later.pending).toMatchObject({ kind: 'handoff', from: 'builder', to: 'planner', seq: 1, round: 4, body: 'report 4' });
     expect(later.seqs).toEqual({ planner: 4, builder: 1 });
   });
@@ -235,7 +213,7 @@ describe('restoreState: the rest of the state', () => {
       cp('builder', 1, 1, 'r', 'acked'),
       cp('planner', 2, 2, 'step 2', 'offered'),
     ];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     expect(state.round).toBe(1);
     expect(state.budget).toBe(10);
     expect(state.step).toBe(false);
@@ -245,17 +223,9 @@ describe('restoreState: the rest of the state', () => {
   it('never takes the round from a builder checkpoint', () => {
     // The builder's report carries the round it received; only the planner's acknowledged handoffs count.
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 2, 'report', 'acked')];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     expect(state.round).toBe(1);
-    expect(
-      ok(
-        restoreState(config, {
-          lines: journalOf([started, goal, goalDelivered]),
-          checkpoints: [cp('builder', 1, 1, 'r', 'acked')],
-          stale: null,
-        }),
-      ).round,
-    ).toBe(0);
+    expect(restored([cp('builder', 1, 1, 'r', 'acked')]).round).toBe(0);
   });
 
   it('keeps the pause detail of the last pause', () => {
@@ -305,56 +275,43 @@ describe('restoreState: the rest of the state', () => {
     const notice = staleNotice('en', stale);
     expect(notice).toContain('the workspace changed');
 
-    const toBuilder = ok(
-      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale }),
-    );
+    const toBuilder = restored(twoRoundsThenOffered(), stale);
     expect(toBuilder.stale).toEqual(stale);
     expect(toBuilder.pending!.text).toBe(`${notice}\n\n[relevo ronda 3 · de planner]\nstep 3`);
     expect(toBuilder.pending!.body).toBe('step 3');
 
     const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'offered')];
-    const toPlanner = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale }));
+    const toPlanner = restored(checkpoints, stale);
     expect(toPlanner.pending!.text).toBe(`${resumeContext('en', GOAL)}\n\n${notice}\n\n[relevo ronda 1 · de builder]\nreport 1`);
 
-    const acked = ok(
-      restoreState(config, {
-        lines: journalOf([started, goal, goalDelivered]),
-        checkpoints: [cp('planner', 1, 1, 'step 1', 'acked')],
-        stale,
-      }),
-    );
+    const acked = restored([cp('planner', 1, 1, 'step 1', 'acked')], stale);
     expect(acked.pending!.kind).toBe('notice');
     expect(acked.pending!.text.startsWith(`${notice}\n\nrelevo was restarted while you were working on round 1 from the planner.`)).toBe(
       true,
     );
 
-    const noFiles = ok(
-      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: [] }),
-    );
+    const noFiles = restored(twoRoundsThenOffered(), []);
     expect(noFiles.pending!.text).toContain('(no tracked file changes; HEAD moved)');
   });
 
   it('re-sends as a file when the delivery policy says so', () => {
     const file: RelayConfig = { ...config, delivery: { mode: 'file', maxBytes: 4096, maxLines: 60 } };
-    const state = ok(
-      restoreState(file, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: null }),
+    const state = restored(twoRoundsThenOffered(), null, file);
+    expect(state.pending).toEqual(
+      plannerHandoff(
+        3,
+        3,
+        'step 3',
+        '[relevo ronda 3 · de planner]\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/3/HANDOFF.md and go on as usual.',
+        'file',
+      ),
     );
-    expect(state.pending).toEqual({
-      kind: 'handoff',
-      to: 'builder',
-      from: 'planner',
-      round: 3,
-      seq: 3,
-      body: 'step 3',
-      text: '[relevo ronda 3 · de planner]\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/3/HANDOFF.md and go on as usual.',
-      via: 'file',
-    });
   });
 
   it('re-sends a big body as a file under the auto policy', () => {
     const body = Array.from({ length: 61 }, (_, i) => `line ${i}`).join('\n');
     const checkpoints = [cp('planner', 1, 1, body, 'offered')];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     expect(state.pending).toMatchObject({ via: 'file', body });
     expect(state.pending!.text).toBe(
       '[relevo ronda 1 · de planner]\nRead this handoff in full at .relevo/runs/r1/planner/checkpoints/1/HANDOFF.md and go on as usual.',
@@ -364,9 +321,7 @@ describe('restoreState: the rest of the state', () => {
 
 describe('restoreState: then a resume', () => {
   it('dispatches the pending handoff, which the next delivery completes', () => {
-    const state = ok(
-      restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints: twoRoundsThenOffered(), stale: null }),
-    );
+    const state = restored(twoRoundsThenOffered());
     const resumed = step(config, state, { type: 'resume' });
     expect(resumed.effects).toEqual([
       { type: 'journal', entry: { type: 'resumed', budget: 10 } },
@@ -382,31 +337,11 @@ describe('restoreState: then a resume', () => {
     });
     expect(done.state).toMatchObject({ round: 3, turn: 'builder', pending: null, delivering: false });
     expect(done.state.introduced).toEqual({ planner: false, builder: true });
-    expect(journal(done.effects)).toEqual([
-      {
-        type: 'delivered',
-        kind: 'handoff',
-        round: 3,
-        from: 'planner',
-        to: 'builder',
-        sha256: SHA,
-        chars: 6,
-        attempts: 1,
-        checkpoint_seq: 3,
-        transfer_id: '123e4567-e89b-42d3-a456-426614174000',
-        via: 'inline',
-      },
-    ]);
+    expect(journal(done.effects)).toEqual([deliveredEntry('planner', 3, 3)]);
   });
 
   it('delivers a notice: the turn goes to its receiver, the round stays', () => {
-    const state = ok(
-      restoreState(config, {
-        lines: journalOf([started, goal, goalDelivered]),
-        checkpoints: [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'acked')],
-        stale: null,
-      }),
-    );
+    const state = restored([cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'acked')]);
     const resumed = step(config, state, { type: 'resume' });
     expect(deliveries(resumed.effects)).toEqual([state.pending]);
     const done = step(config, resumed.state, { type: 'delivered', to: 'planner', sha256: SHA, attempts: 2 });
@@ -470,7 +405,7 @@ describe('restoreState: a restarted planner', () => {
       cp('builder', 1, 1, 'report 1', 'acked'),
       cp('planner', 2, 2, 'step 2', 'acked'),
     ];
-    const state = ok(restoreState(config, { lines: journalOf([started, goal, goalDelivered]), checkpoints, stale: null }));
+    const state = restored(checkpoints);
     expect(state.pending).toMatchObject({ kind: 'notice', to: 'builder' });
     const running = step(config, step(config, state, { type: 'resume' }).state, {
       type: 'delivered',

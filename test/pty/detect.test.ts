@@ -3,6 +3,7 @@ import { loadProfile, shippedProfileNames } from '../../src/app/config/profiles.
 import { type Rule, ruleSchema } from '../../src/protocol/index.js';
 import { compileRules, detect } from '../../src/pty/detect.js';
 import type { Snapshot } from '../../src/pty/screen.js';
+import { simPermissionPrompt } from '../helpers/sim-screen.js';
 
 const snap = (lines: string[], title = '', osc: [number, string][] = []): Snapshot => ({ viewport: lines, title, osc: new Map(osc) });
 const rule = (r: Partial<Rule> & Pick<Rule, 'id' | 'state'>): Rule => ruleSchema.parse({ priority: 10, region: 'screen', ...r });
@@ -72,15 +73,7 @@ describe('shipped profiles', () => {
     const busy = ['✶ Thinking… (1s)', '─'.repeat(20), '❯\u00a0', '─'.repeat(20), '  esc to interrupt'];
     expect(detect(sim.rules, snap(busy, '⠐ relevo sim · planner'))).toMatchObject({ state: 'busy', rule: 'title-spinner' });
     expect(detect(sim.rules, snap(busy, '✳ relevo sim · planner'))).toMatchObject({ state: 'busy', rule: 'esc-to-interrupt' });
-    const ask = [
-      '─'.repeat(20),
-      'Bash command',
-      '  npm test',
-      'Do you want to proceed?',
-      '❯ 1. Yes',
-      '  2. No',
-      'Esc to cancel · Enter to confirm',
-    ];
+    const ask = simPermissionPrompt(20);
     expect(detect(sim.rules, snap(ask, '✳ relevo sim · builder'))).toMatchObject({ state: 'blocked', rule: 'permission-prompt' });
   });
 

@@ -5,6 +5,7 @@ import { runAgent } from '../../src/sim/agent.js';
 import { parseSimArgs } from '../../src/sim/options.js';
 import { NBSP } from '../../src/sim/screen.js';
 import { VirtualScreen } from '../helpers/pty/screen.js';
+import { SIM_REPORT_1, simPermissionPrompt } from '../helpers/sim-screen.js';
 import { sleep } from '../helpers/until.js';
 
 const RULE = /^─+$/;
@@ -120,15 +121,7 @@ describe('sim agent loop', () => {
         '❯ [relevo ronda 1 · de planner]',
         '  Step 1 of 3: Write the failing tests — X',
         '',
-        '● Working on round 1.',
-        '',
-        '  <handoff>',
-        '  Round 1 report',
-        '  Did: Step 1 of 3: Write the failing tests — X',
-        '  Files: src/users.ts, test/users.test.ts',
-        '  Tests: 12 passed, 0 failed',
-        '  Doubts: none',
-        '  </handoff>',
+        ...SIM_REPORT_1,
         '',
         '✻ Worked for 0s',
         '',
@@ -149,15 +142,7 @@ describe('sim agent loop', () => {
     await sim.until('? for shortcuts');
     sim.send('Goal: ship it\r');
     await sim.until('Esc to cancel · Enter to confirm');
-    expect(await region(sim, 7)).toEqual([
-      '─'.repeat(80),
-      'Bash command',
-      '  npm test',
-      'Do you want to proceed?',
-      '❯ 1. Yes',
-      '  2. No',
-      'Esc to cancel · Enter to confirm',
-    ]);
+    expect(await region(sim, 7)).toEqual(simPermissionPrompt(80));
     expect(sim.screen.title).toBe('✳ relevo sim · planner');
     sim.send('2');
     await sim.until('? for shortcuts');

@@ -7,6 +7,7 @@ import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { VirtualScreen } from '../helpers/pty/screen.js';
+import { SIM_REPORT_1 } from '../helpers/sim-screen.js';
 import { sleep } from '../helpers/until.js';
 
 const NBSP = '\u00a0';
@@ -52,19 +53,7 @@ describe('sim-agent in a real pty', () => {
 
     const text = sim.screen.text();
     expect(text).toContain('❯ [relevo ronda 1 · de planner]\n  Step 1 of 3: Write the failing tests — X\n');
-    expect(text).toContain(
-      [
-        '● Working on round 1.',
-        '',
-        '  <handoff>',
-        '  Round 1 report',
-        '  Did: Step 1 of 3: Write the failing tests — X',
-        '  Files: src/users.ts, test/users.test.ts',
-        '  Tests: 12 passed, 0 failed',
-        '  Doubts: none',
-        '  </handoff>',
-      ].join('\n'),
-    );
+    expect(text).toContain(SIM_REPORT_1.join('\n'));
     expect(text.split('\n').slice(-4)).toEqual(['─'.repeat(120), `❯${NBSP}`, '─'.repeat(120), '  ? for shortcuts']);
     expect(sim.screen.titles).toContain('⠂ relevo sim · builder');
     expect(sim.screen.titles).toContain('⠐ relevo sim · builder');

@@ -16,6 +16,7 @@ import {
 } from '../../src/sim/screen.js';
 import { stringWidth, tailToWidth, truncateToWidth } from '../../src/sim/width.js';
 import { VirtualScreen } from '../helpers/pty/screen.js';
+import { simPermissionPrompt } from '../helpers/sim-screen.js';
 
 describe('width', () => {
   it('counts wide and zero-width characters', () => {
@@ -85,15 +86,7 @@ describe('live region', () => {
 
   it('permission prompt', () => {
     const region = renderRegion({ kind: 'permission' }, 40);
-    expect(region.lines).toEqual([
-      '─'.repeat(40),
-      'Bash command',
-      '  npm test',
-      'Do you want to proceed?',
-      '❯ 1. Yes',
-      '  2. No',
-      'Esc to cancel · Enter to confirm',
-    ]);
+    expect(region.lines).toEqual(simPermissionPrompt(40));
   });
 
   it('input display: tail of long input, placeholder for several lines', () => {

@@ -1,19 +1,11 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { columns } from '../../src/tui/paint/width.js';
-import { type BandInfo, bandParts, roundsBar } from '../../src/tui/view/band.js';
+import { bandParts, roundsBar } from '../../src/tui/view/band.js';
 import StatusBand from '../../src/tui/view/components/StatusBand.js';
+import { bandInfo } from '../helpers/tui-state.js';
 
-const info: BandInfo = {
-  agents: { planner: 'claude', builder: 'codex' },
-  round: 3,
-  budget: 10,
-  turn: 'builder',
-  phase: 'running',
-  pause: null,
-  stale: false,
-  states: { planner: 'idle', builder: 'busy' },
-};
+const info = bandInfo();
 
 describe('status band', () => {
   it('shows the rounds as a ten-cell bar', () => {

@@ -1,6 +1,6 @@
 /** Conventions of terminal tools, as people meet them in tmux: NO_COLOR. */
 import { describe, expect, it } from 'vitest';
-import { band, freshTmuxServers, start, tmux, until } from '../helpers/tui-tmux.js';
+import { band, freshTmuxServers, start, tmux, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -12,7 +12,7 @@ const COLOR = /\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9;]*)?m
 describe('conventions', () => {
   it("NO_COLOR: relevo's frames, band and messages have no colour, but keep bold; the agents' screens are theirs", async () => {
     await start(180, 50, ['--demo'], ['NO_COLOR=1']);
-    await until('round 1', (s) => /1\/10/.test(band(s)));
+    await untilScreen('round 1', (s) => /1\/10/.test(band(s)));
     const lines = (await styled()).split('\n');
     const chrome = lines.filter((l) => /relevo · |^goal: |╭─ (planner|builder)/.test(l.replace(/\x1b\[[0-9;]*m/g, '')));
     expect(chrome.length).toBeGreaterThanOrEqual(3);
@@ -21,7 +21,7 @@ describe('conventions', () => {
 
     await tmux('kill-session', '-t', 'relevo');
     await start(180, 50, ['--demo']);
-    await until('round 1', (s) => /1\/10/.test(band(s)));
+    await untilScreen('round 1', (s) => /1\/10/.test(band(s)));
     expect((await styled()).split('\n').find((l) => l.includes('╭─ planner'))).toMatch(COLOR);
   });
 });

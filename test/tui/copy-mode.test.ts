@@ -13,6 +13,7 @@ import { layout } from '../../src/tui/paint/layout.js';
 import type { HistoryView } from '../../src/tui/state/handoff-history.js';
 import { Store } from '../../src/tui/state/store.js';
 import type { Compositor } from '../../src/tui/view/compositor.js';
+import { stub } from '../helpers/stub.js';
 import { tuiState } from '../helpers/tui-state.js';
 
 /** Both panes side by side on a 160×11 terminal: each agent's screen is 78×5, with 20 lines printed. */
@@ -27,13 +28,13 @@ async function tui() {
     typePaste: (t: string) => typed.push(`paste:${t}`),
     pane: { screen: screens[role], write: (d: string) => written[role].push(d) },
   });
-  const runner = {
+  const runner = stub<RelayRunner>({
     state: { phase: 'running' },
     agents: { planner: agent('planner'), builder: agent('builder') },
-  } as unknown as RelayRunner;
+  });
   const store = new Store(tuiState());
   const view = layout(160, 11, 4, 'planner', false);
-  const compositor = { view, schedule: () => {}, placeCursor: () => {}, relayout: () => {} } as unknown as Compositor;
+  const compositor = stub<Compositor>({ view, schedule: () => {}, placeCursor: () => {}, relayout: () => {} });
   const toasts: string[] = [];
   const toast = (t: string) => void toasts.push(t);
   const run = commandRunner({

@@ -3,6 +3,7 @@ import { Screen } from '../../src/pty/screen.js';
 import { encodeMouse, hitPane, isMotion, isPress, MOUSE_OFF, MOUSE_ON, MouseReader, wheelStep } from '../../src/tui/input/mouse.js';
 import { layout } from '../../src/tui/paint/layout.js';
 import { RealTerminal } from '../../src/tui/view/terminal.js';
+import { quietStdin, stub } from '../helpers/stub.js';
 
 const wheelUp = (x: number, y: number) => `\x1b[<64;${x};${y}M`;
 
@@ -111,9 +112,8 @@ describe("relevo's terminal", () => {
   /** A terminal that records what relevo writes to it. */
   function terminal(mouse: boolean) {
     let out = '';
-    const stdin = { setRawMode: () => {}, resume: () => {}, pause: () => {}, setEncoding: () => {} } as unknown as NodeJS.ReadStream;
-    const stdout = { write: (s: string) => (out += s) } as unknown as NodeJS.WriteStream;
-    return { term: new RealTerminal({ stdin, stdout }, { mouse }), out: () => out };
+    const stdout = stub<NodeJS.WriteStream>({ write: (s: string) => (out += s) });
+    return { term: new RealTerminal({ stdin: quietStdin(), stdout }, { mouse }), out: () => out };
   }
 
   it('asks for the mouse on entering and gives it back on leaving (once), as the editor hand-over and every exit do', () => {

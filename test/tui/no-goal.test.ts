@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJournal, relevo, simCommand, tempDir } from '../helpers/cli.js';
-import { freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
+import { freshTmuxServers, keys, start, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -34,13 +34,13 @@ describe('quitting before a goal', () => {
     const pausedId = (JSON.parse(paused.stdout.split('\n')[0]!) as { run_id: string }).run_id;
 
     await start(160, 40, ['--planner', simCommand('planner'), '--builder', simCommand('builder')], [], cwd);
-    await until('the goal prompt', (s) => s.split('\n').some((l) => l.startsWith('goal ›')));
+    await untilScreen('the goal prompt', (s) => s.split('\n').some((l) => l.startsWith('goal ›')));
     await keys('Escape');
-    await until('the prompt closed', (s) => !s.split('\n').some((l) => l.startsWith('goal ›')));
+    await untilScreen('the prompt closed', (s) => !s.split('\n').some((l) => l.startsWith('goal ›')));
     await keys('C-]', 'q');
-    await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
+    await untilScreen('quit asks', (s) => s.includes('Quit relevo-tui?'));
     await keys('y');
-    const after = await until('the shell back', (s) => /exited with \d+/.test(s));
+    const after = await untilScreen('the shell back', (s) => /exited with \d+/.test(s));
     expect(after).toContain('exited with 0');
     expect(after).toMatch(/relevo-tui: no goal was given: nothing was started, nothing to resume — journal: \S+events\.jsonl/);
     expect(after).not.toContain('--resume');

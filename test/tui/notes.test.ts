@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLock } from '../../src/app/store/locks.js';
 import { parseJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
-import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
+import { band, freshTmuxServers, keys, start, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -29,14 +29,14 @@ function recordedRun(thinkMs: string, ...extra: string[]) {
  * whose handoff is next. The screen once the band shows the note queued.
  */
 async function noteWhileBuilderWorks(text: string): Promise<string> {
-  await until('the builder working', (s) => band(s).includes('turn: builder'));
+  await untilScreen('the builder working', (s) => band(s).includes('turn: builder'));
   await keys('C-]', 'p');
-  await until('paused', (s) => band(s).includes('paused: user'));
+  await untilScreen('paused', (s) => band(s).includes('paused: user'));
   await keys('C-]', 'n');
-  await until('the note prompt', (s) => s.includes('goal › /relevo note planner'));
+  await untilScreen('the note prompt', (s) => s.includes('goal › /relevo note planner'));
   await keys('-l', text);
   await keys('Enter');
-  return until('the note in the band', (s) => band(s).includes('note → planner'));
+  return untilScreen('the note in the band', (s) => band(s).includes('note → planner'));
 }
 
 describe("the person's word in the relay", () => {
@@ -46,7 +46,7 @@ describe("the person's word in the relay", () => {
     const queued = await noteWhileBuilderWorks('keep the old /users response shape');
     expect(queued).toContain('note for the planner queued');
     await keys('C-]', 'r');
-    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    await untilScreen('done', (s) => / · done$/.test(band(s)), 90_000);
 
     const noted = run.received('planner').filter((m) => m.includes('[nota de la persona]'));
     expect(noted).toHaveLength(1);
@@ -69,7 +69,7 @@ describe("the person's word in the relay", () => {
     expect(checkpoint).toMatchObject({ note: 'keep the old /users response shape', round: 1 });
     if (seq !== 1) expect(checkpoint.supersedes).toBe(1);
     await keys('C-]', 'q', 'y');
-    await until('the shell back', (s) => s.includes('exited with 0'));
+    await untilScreen('the shell back', (s) => s.includes('exited with 0'));
   }, 120_000);
 
   it('a note can be taken back before it is sent: /relevo note cancel', async () => {
@@ -77,13 +77,13 @@ describe("the person's word in the relay", () => {
     await start(180, 50, run.args, [], run.cwd);
     await noteWhileBuilderWorks('never mind');
     await keys('C-]', 'g');
-    await until('the prompt', (s) => /^goal ›/m.test(s));
+    await untilScreen('the prompt', (s) => /^goal ›/m.test(s));
     await keys('-l', '/relevo note cancel');
     await keys('Enter');
-    const cancelled = await until('the note cancelled', (s) => s.includes('note for the planner cancelled'));
+    const cancelled = await untilScreen('the note cancelled', (s) => s.includes('note for the planner cancelled'));
     expect(band(cancelled)).not.toContain('note →');
     await keys('C-]', 'r');
-    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    await untilScreen('done', (s) => / · done$/.test(band(s)), 90_000);
     expect(run.received('planner').join('\n')).not.toContain('never mind');
     const lines = run.journal(run.runs()[0]!);
     expect(lines.filter((l) => l.type === 'note_cancelled')).toMatchObject([{ to: 'planner', chars: 10 }]);
@@ -93,18 +93,22 @@ describe("the person's word in the relay", () => {
   it('after done, C-] g gives the same agent processes a next goal: a new run that follows the first, rounds from 1', async () => {
     const run = recordedRun('150');
     await start(180, 50, run.args, [], run.cwd);
-    const first = await until('done', (s) => / · done$/.test(band(s)), 60_000);
+    const first = await untilScreen('done', (s) => / · done$/.test(band(s)), 60_000);
     expect(first).toContain('C-] g gives the same agents a next goal');
     const [firstId] = run.runs();
     const agentsOf = (id: string) => readLock(join(run.cwd, '.relevo', 'runs', id))?.agents;
     const firstAgents = agentsOf(firstId!);
     expect(firstAgents).toHaveLength(2);
     await keys('C-]', 'g');
-    await until('the goal prompt', (s) => /^goal ›/m.test(s));
+    await untilScreen('the goal prompt', (s) => /^goal ›/m.test(s));
     await keys('-l', 'Document the pagination');
     await keys('Enter');
-    await until('the second run started', (s) => s.includes('goal: Document the pagination'));
-    const second = await until('done again', (s) => / · done$/.test(band(s)) && s.includes('Goal met: Document the pagination'), 60_000);
+    await untilScreen('the second run started', (s) => s.includes('goal: Document the pagination'));
+    const second = await untilScreen(
+      'done again',
+      (s) => / · done$/.test(band(s)) && s.includes('Goal met: Document the pagination'),
+      60_000,
+    );
     expect(band(second)).toContain('▰▰▰▱▱▱▱▱▱▱ 3/10');
 
     const ids = run.runs();
@@ -137,7 +141,7 @@ describe("the person's word in the relay", () => {
     ]);
     expect(run.received('builder').filter((m) => m.startsWith('[relevo ronda 1 · de planner]'))).toHaveLength(2);
     await keys('C-]', 'q', 'y');
-    const after = await until('the shell back', (s) => s.includes('exited with 0'));
+    const after = await untilScreen('the shell back', (s) => s.includes('exited with 0'));
     expect(after).toContain('relevo-tui: done: Goal met: Document the pagination');
     const shown = await relevo(['show', secondId], run.cwd);
     expect(shown.stdout.split('\n')[0]).toBe(`run ${secondId} · done · follows ${firstId} · goal: Document the pagination`);

@@ -1,9 +1,3 @@
-/**
- * The agent picker, before any agent runs, through resizes (bursts, tiny sizes) and its keys: the
- * person's terminal shows, cell for cell, what a fresh paint of the picker's state at that size
- * shows, and nothing is painted past the terminal's edge.
- */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InstalledAgent } from '../../src/app/config/installed.js';
 import { PickerScreen } from '../../src/tui/picker/picker-screen.js';
@@ -11,6 +5,7 @@ import { initialPicker, type PickerKey, type PickerState, pickerStep } from '../
 import { RealTerminal } from '../../src/tui/view/terminal.js';
 import { rng } from '../helpers/random-output.js';
 import { difference, MARGIN, outside, PersonTerminal } from '../helpers/screen-oracle.js';
+import { quietStdin, stub } from '../helpers/stub.js';
 
 const found: InstalledAgent[] = ['claude', 'codex', 'gemini', 'opencode', 'qwen'].map((p) => ({
   profile: p,
@@ -19,8 +14,7 @@ const found: InstalledAgent[] = ['claude', 'codex', 'gemini', 'opencode', 'qwen'
 }));
 
 function picker(person: PersonTerminal, state: PickerState): PickerScreen {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
-  const term = new RealTerminal({ stdin: stdin as unknown as NodeJS.ReadStream, stdout: person as unknown as NodeJS.WriteStream });
+  const term = new RealTerminal({ stdin: quietStdin(), stdout: stub<NodeJS.WriteStream>(person) });
   term.enter();
   const screen = new PickerScreen(term, state, { home: '/home/someone', plain: false });
   screen.show();

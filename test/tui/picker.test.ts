@@ -10,7 +10,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
 import { BIN, parseJournal, tempDir } from '../helpers/cli.js';
-import { freshTmuxServers, keys, tmux, until } from '../helpers/tui-tmux.js';
+import { freshTmuxServers, keys, session, tmux, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -33,20 +33,7 @@ const CLAUDE_AND_CODEX = {
 /** `relevo-tui` (with no arguments unless `args`), in `cwd`, with `bin` and the system's directories as its PATH. */
 async function startBare(cwd: string, bin: string, args: readonly string[] = []): Promise<void> {
   const command = quote(['env', `PATH=${bin}:/usr/bin:/bin`, 'LANG=C.UTF-8', process.execPath, BIN, ...args]);
-  const r = await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    'relevo',
-    '-x',
-    '160',
-    '-y',
-    '40',
-    '-c',
-    cwd,
-    `${command}; echo "exited with $?"; sleep 60`,
-  );
-  expect(r.exitCode, r.stderr).toBe(0);
+  await session(160, 40, cwd, `${command}; echo "exited with $?"; sleep 60`);
 }
 
 /** The run_started lines of the runs in `cwd`'s state dir, oldest first. */
@@ -83,11 +70,11 @@ const goalPrompt = (s: string) => /^goal ›/m.test(s) && s.includes('planner ·
 /** Closes the goal prompt (Esc), then quits relevo (C-] q, y) and ends the session. */
 async function quit(): Promise<string> {
   await keys('Escape');
-  await until('the goal prompt closed', (s) => !/^goal ›/m.test(s));
+  await untilScreen('the goal prompt closed', (s) => !/^goal ›/m.test(s));
   await keys('C-]', 'q');
-  await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
+  await untilScreen('quit asks', (s) => s.includes('Quit relevo-tui?'));
   await keys('y');
-  const after = await until('the shell back', (s) => s.includes('exited with'));
+  const after = await untilScreen('the shell back', (s) => s.includes('exited with'));
   await tmux('kill-session', '-t', 'relevo');
   return after;
 }
@@ -97,17 +84,17 @@ describe('relevo-tui with no flags: the agent picker', () => {
     const cwd = tempDir('relevo-picker-');
     const bin = fakeAgents(CLAUDE_AND_CODEX);
     await startBare(cwd, bin);
-    const first = await until('the picker', picker);
+    const first = await untilScreen('the picker', picker);
     expect(first).toContain('found on the PATH: claude, codex');
     expect(first).toMatch(/^ *planner$/m);
     expect(first).toMatch(/▸ claude +\S*relevo-picker-bin-\w+\/claude/);
     expect(first).toContain('[ ] also write relevo.toml');
     expect(runsStarted(cwd)).toEqual([]);
     await keys('Enter');
-    const builderStep = await until('the builder step', (s) => /planner: claude/.test(s) && /^ *builder$/m.test(s));
+    const builderStep = await untilScreen('the builder step', (s) => /planner: claude/.test(s) && /^ *builder$/m.test(s));
     expect(builderStep).toMatch(/▸ codex /);
     await keys('Enter');
-    const started = await until('the goal prompt, the run open', (s) => goalPrompt(s) && s.includes('runs are journaled'));
+    const started = await untilScreen('the goal prompt, the run open', (s) => goalPrompt(s) && s.includes('runs are journaled'));
     expect(started).toContain('╭─ planner · claude');
     expect(started).toContain('builder · codex');
     expect(started).toContain('runs are journaled in .relevo/ (kept out of git)');
@@ -119,12 +106,12 @@ describe('relevo-tui with no flags: the agent picker', () => {
 
     // Another pick: codex plans, claude builds.
     await startBare(cwd, bin);
-    await until('the picker again', picker);
+    await untilScreen('the picker again', picker);
     await keys('Down', 'Enter');
     // The builder's list starts on the builder picked last time.
-    expect(await until('the builder step', (s) => /planner: codex/.test(s))).toMatch(/▸ codex /);
+    expect(await untilScreen('the builder step', (s) => /planner: codex/.test(s))).toMatch(/▸ codex /);
     await keys('Up', 'Enter');
-    const second = await until('the goal prompt', goalPrompt);
+    const second = await untilScreen('the goal prompt', goalPrompt);
     expect(second).toContain('╭─ planner · codex');
     expect(second).not.toContain('journaled in');
     expect((await runsOpened(cwd, 2)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
@@ -135,19 +122,21 @@ describe('relevo-tui with no flags: the agent picker', () => {
 
     // Remembered: the picker starts on codex for the planner, then claude for the builder; t also writes relevo.toml.
     await startBare(cwd, bin);
-    expect(await until('the picker, remembered', picker)).toMatch(/▸ codex /);
+    expect(await untilScreen('the picker, remembered', picker)).toMatch(/▸ codex /);
     await keys('t');
-    await until('relevo.toml ticked', (s) => s.includes('[x] also write relevo.toml'));
+    await untilScreen('relevo.toml ticked', (s) => s.includes('[x] also write relevo.toml'));
     await keys('Enter');
-    expect(await until('the builder step', (s) => /planner: codex/.test(s))).toMatch(/▸ claude /);
+    expect(await untilScreen('the builder step', (s) => /planner: codex/.test(s))).toMatch(/▸ claude /);
     await keys('Enter');
-    expect(await until('relevo.toml written', (s) => goalPrompt(s) && s.includes('wrote relevo.toml'))).toContain('╭─ planner · codex');
+    expect(await untilScreen('relevo.toml written', (s) => goalPrompt(s) && s.includes('wrote relevo.toml'))).toContain(
+      '╭─ planner · codex',
+    );
     expect(readFileSync(join(cwd, 'relevo.toml'), 'utf8')).toContain('planner = "codex"\nbuilder = "claude"\n');
     await quit();
 
     // relevo.toml names the agents now: no picker, straight to the goal prompt.
     await startBare(cwd, bin);
-    const named = await until('the goal prompt from relevo.toml', goalPrompt);
+    const named = await untilScreen('the goal prompt from relevo.toml', goalPrompt);
     expect(named).toContain('╭─ planner · codex');
     expect(await runsOpened(cwd, 4)).toHaveLength(4);
     await quit();
@@ -157,25 +146,29 @@ describe('relevo-tui with no flags: the agent picker', () => {
     const cwd = tempDir('relevo-picker-');
     const bin = fakeAgents(CLAUDE_AND_CODEX);
     await startBare(cwd, bin, ['--goal', 'Add pagination to /users', '--planner-profile', 'sim', '--builder-profile', 'sim']);
-    await until('the picker', picker);
+    await untilScreen('the picker', picker);
     await keys('Enter', 'Enter');
-    const done = await until('done', (s) => / · done$/m.test(s) && s.includes('Goal met: Add pagination to /users in 3 rounds.'), 60_000);
+    const done = await untilScreen(
+      'done',
+      (s) => / · done$/m.test(s) && s.includes('Goal met: Add pagination to /users in 3 rounds.'),
+      60_000,
+    );
     expect(done).toContain('╭─ planner · sim');
     expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
       [join(bin, 'claude'), join(bin, 'codex')],
     ]);
     await keys('C-]', 'q');
-    await until('quit asks', (s) => s.includes('Quit relevo-tui?'));
+    await untilScreen('quit asks', (s) => s.includes('Quit relevo-tui?'));
     await keys('y');
-    expect(await until('the shell back', (s) => s.includes('exited with'))).toContain('exited with 0');
+    expect(await untilScreen('the shell back', (s) => s.includes('exited with'))).toContain('exited with 0');
   });
 
   it('Esc quits before any agent starts, in one line; the terminal is given back', async () => {
     const cwd = tempDir('relevo-picker-');
     await startBare(cwd, fakeAgents(CLAUDE_AND_CODEX));
-    await until('the picker', picker);
+    await untilScreen('the picker', picker);
     await keys('Escape');
-    const after = await until('the shell back', (s) => s.includes('exited with'));
+    const after = await untilScreen('the shell back', (s) => s.includes('exited with'));
     expect(after).toContain('relevo-tui: no agents picked: nothing was started\nexited with 0');
     expect(after).not.toContain('which agents?');
     expect(existsSync(join(cwd, '.relevo'))).toBe(false);
@@ -185,11 +178,11 @@ describe('relevo-tui with no flags: the agent picker', () => {
     const cwd = tempDir('relevo-picker-');
     const bin = fakeAgents({ claude: CLAUDE_AND_CODEX.claude });
     await startBare(cwd, bin);
-    expect(await until('the picker', picker)).toContain('only claude is on the PATH: it can play both roles');
+    expect(await untilScreen('the picker', picker)).toContain('only claude is on the PATH: it can play both roles');
     await keys('Enter');
-    expect(await until('the builder step', (s) => /planner: claude/.test(s))).toMatch(/▸ claude /);
+    expect(await untilScreen('the builder step', (s) => /planner: claude/.test(s))).toMatch(/▸ claude /);
     await keys('Enter');
-    expect(await until('the goal prompt', goalPrompt)).toContain('builder · claude');
+    expect(await untilScreen('the goal prompt', goalPrompt)).toContain('builder · claude');
     expect((await runsOpened(cwd, 1)).map((r) => [r.planner.command[0], r.builder.command[0]])).toEqual([
       [join(bin, 'claude'), join(bin, 'claude')],
     ]);
@@ -199,7 +192,7 @@ describe('relevo-tui with no flags: the agent picker', () => {
   it('with none found, says what it looked for in one line and exits 2', async () => {
     const cwd = tempDir('relevo-picker-');
     await startBare(cwd, fakeAgents({}));
-    const after = await until('the shell back', (s) => s.includes('exited with'));
+    const after = await untilScreen('the shell back', (s) => s.includes('exited with'));
     expect(after).toContain(
       'relevo-tui: no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH\nexited with 2',
     );

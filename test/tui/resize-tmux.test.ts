@@ -9,7 +9,7 @@ import { layout, type Rect } from '../../src/tui/paint/layout.js';
 import { cells, columns } from '../../src/tui/paint/width.js';
 import { CHROME_ROWS } from '../../src/tui/view/compositor.js';
 import { simCommand } from '../helpers/cli.js';
-import { band, freshTmuxServers, keys, start, tmux, until } from '../helpers/tui-tmux.js';
+import { band, freshTmuxServers, keys, start, tmux, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -76,7 +76,7 @@ async function resizeTo(cols: number, rows: number, help = false): Promise<strin
       problem = layoutProblem(s, cols, rows, help);
       return problem === null;
     };
-    return await until(`the layout at ${cols}×${rows}`, laidOut, 20_000);
+    return await untilScreen(`the layout at ${cols}×${rows}`, laidOut, 20_000);
   } catch (error) {
     throw new Error(`${problem}\n${(error as Error).message}`);
   }
@@ -92,7 +92,7 @@ const SIZES: readonly (readonly [number, number])[] = [
 describe('resizing the terminal', () => {
   it('at rest after the demo is done: every resize shows the layout of its size, frames, band and goal line in place', async () => {
     await start(200, 50);
-    await until('the demo done', (s) => band(s).endsWith('done'), 60_000);
+    await untilScreen('the demo done', (s) => band(s).endsWith('done'), 60_000);
     for (const [cols, rows] of SIZES) await resizeTo(cols, rows);
     expect(band(await resizeTo(200, 50))).toContain('3/10 · done');
   });
@@ -106,14 +106,14 @@ describe('resizing the terminal', () => {
       '--goal',
       'Resize while it runs',
     ]);
-    await until('the relay running', (s) => band(s).endsWith('running'));
+    await untilScreen('the relay running', (s) => band(s).endsWith('running'));
     await resizeTo(100, 50);
     await keys('C-]', '?');
-    await until('the help', (s) => s.includes('relevo keys — press C-], then:'));
+    await untilScreen('the help', (s) => s.includes('relevo keys — press C-], then:'));
     await resizeTo(150, 40, true);
     await resizeTo(80, 24, true);
     await keys('Escape');
-    await until('the help closed', (s) => !s.includes('relevo keys — press'));
+    await untilScreen('the help closed', (s) => !s.includes('relevo keys — press'));
     await resizeTo(80, 24);
     await resizeTo(200, 50);
     expect(band(await resizeTo(150, 40))).toMatch(/running|done/);

@@ -10,7 +10,8 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { readLock } from '../../src/app/store/locks.js';
 import { BIN, onlyRunJournal, recorded, simCommand, tempDir } from '../helpers/cli.js';
-import { band, freshTmuxServers, keys, start, until } from '../helpers/tui-tmux.js';
+import { exists } from '../helpers/procs.js';
+import { band, freshTmuxServers, keys, start, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -19,14 +20,6 @@ const lockOf = (stateDir: string) => {
   return readLock(join(stateDir, 'runs', run!));
 };
 const agentPid = (stateDir: string, role: string) => lockOf(stateDir)?.agents?.find((a) => a.role === role)?.pid;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('C-] r after an agent exited', () => {
   it('starts the killed builder again, tells it where its handoff is, and the relay reaches done with each round delivered once', async () => {
@@ -39,19 +32,23 @@ describe('C-] r after an agent exited', () => {
     await start(180, 50, ['--planner', sim('planner', '300'), '--builder', sim('builder', '4000'), '--goal', 'Add pagination'], [], cwd);
 
     // Round 1 reached the builder, which is working on it: its process is killed.
-    await until('round 1 with the builder', (s) => band(s).includes('turn: builder') && recorded(record('builder')).length === 1, 60_000);
+    await untilScreen(
+      'round 1 with the builder',
+      (s) => band(s).includes('turn: builder') && recorded(record('builder')).length === 1,
+      60_000,
+    );
     const killed = agentPid(stateDir, 'builder')!;
-    expect(alive(killed)).toBe(true);
+    expect(exists(killed)).toBe(true);
     process.kill(-killed, 'SIGKILL');
-    const paused = await until('the pause', (s) => band(s).includes(' · paused: agent_exited'));
+    const paused = await untilScreen('the pause', (s) => band(s).includes(' · paused: agent_exited'));
     expect(band(paused)).toContain('builder: sim ✕ exited');
     expect(band(paused)).toMatch(/ · builder exited: C-\] r starts it again$/);
     expect(paused).toContain('the builder exited (code 0); nothing is lost: C-] r starts it again');
 
     await keys('C-]', 'r');
     // The band leaves the pause once the new builder runs, and a toast says it started again.
-    await until('the builder started again', (s) => s.includes('the builder started again (pid ') && !band(s).includes('paused'));
-    const done = await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    await untilScreen('the builder started again', (s) => s.includes('the builder started again (pid ') && !band(s).includes('paused'));
+    const done = await untilScreen('done', (s) => / · done$/.test(band(s)), 90_000);
     expect(band(done)).toContain('3/10');
     expect(band(done)).not.toContain('exited');
 
@@ -62,7 +59,7 @@ describe('C-] r after an agent exited', () => {
     const pid = restarted[0]!.type === 'agent_restarted' ? restarted[0]!.pid! : 0;
     expect(pid).not.toBe(killed);
     expect(agentPid(stateDir, 'builder')).toBe(pid);
-    expect(alive(pid)).toBe(true);
+    expect(exists(pid)).toBe(true);
     expect(lines.filter((l) => l.type === 'agent_exited')).toMatchObject([{ role: 'builder' }]);
     expect(lines.findIndex((l) => l.type === 'agent_exited')).toBeLessThan(lines.findIndex((l) => l.type === 'agent_restarted'));
 
@@ -101,7 +98,7 @@ describe('agents that exit at start', () => {
     const agent = (role: 'planner' | 'builder') =>
       `${quote([process.execPath, EXIT_ONCE, join(records, `${role}.started`), '--'])} ${simCommand(role, '--record', record(role))}`;
     await start(180, 50, ['--planner', agent('planner'), '--builder', agent('builder')], [], cwd);
-    const gone = await until(
+    const gone = await untilScreen(
       'both agents exited',
       (s) => band(s).includes('planner: sim ✕ exited') && band(s).includes('builder: sim ✕ exited'),
     );
@@ -118,18 +115,18 @@ describe('agents that exit at start', () => {
     const { stateDir, record } = await setup();
     // The goal prompt is open at start: Esc leaves it, then the prefix and r.
     await keys('Escape');
-    await until('the prompt closed', (s) => !s.split('\n').some((l) => l.startsWith('goal ›')));
+    await untilScreen('the prompt closed', (s) => !s.split('\n').some((l) => l.startsWith('goal ›')));
     await keys('C-]', 'r');
-    const back = await until(
+    const back = await untilScreen(
       'both started again',
       (s) => !band(s).includes('exited') && /the (planner|builder) started again \(pid \d+\)/.test(s),
     );
     expect(band(back)).not.toContain('paused');
     await keys('C-]', 'g');
-    await until('the goal prompt', (s) => s.split('\n').some((l) => l.startsWith('goal ›')));
+    await untilScreen('the goal prompt', (s) => s.split('\n').some((l) => l.startsWith('goal ›')));
     await keys('-l', 'Add pagination');
     await keys('Enter');
-    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    await untilScreen('done', (s) => / · done$/.test(band(s)), 90_000);
     const { lines } = onlyRunJournal(stateDir);
     expect(lines.filter((l) => l.type === 'agent_restarted').map((l) => l.type === 'agent_restarted' && l.role)).toEqual([
       'planner',
@@ -144,10 +141,10 @@ describe('agents that exit at start', () => {
     const { stateDir, record } = await setup();
     await keys('-l', 'Add pagination');
     await keys('Enter');
-    const held = await until('the goal held', (s) => band(s).includes(' · paused: agent_exited'));
+    const held = await untilScreen('the goal held', (s) => band(s).includes(' · paused: agent_exited'));
     expect(held).toContain('paused: agent_exited (planner): the goal waits until it runs again — C-] r starts it again');
     await keys('C-]', 'r');
-    await until('done', (s) => / · done$/.test(band(s)), 90_000);
+    await untilScreen('done', (s) => / · done$/.test(band(s)), 90_000);
     const { lines } = onlyRunJournal(stateDir);
     // Held, never failed: one pause (agent_exited), no delivery_failed; the goal typed once, to the new planner.
     expect(lines.filter((l) => l.type === 'paused').map((l) => l.type === 'paused' && l.reason)).toEqual(['agent_exited']);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RelayRunner } from '../../src/app/run/runner.js';
+import type { Phase } from '../../src/protocol/index.js';
 import { commandRunner } from '../../src/tui/actions/commands.js';
 import { goalPromptKeys } from '../../src/tui/actions/goal-prompt.js';
 import { type InputDeps, inputRouter } from '../../src/tui/actions/input-router.js';
@@ -11,6 +12,7 @@ import { emptyLine } from '../../src/tui/input/line-editor.js';
 import { GoalHistory } from '../../src/tui/state/goal-history.js';
 import { Store, type TuiState } from '../../src/tui/state/store.js';
 import type { Compositor } from '../../src/tui/view/compositor.js';
+import { stub } from '../helpers/stub.js';
 import { tuiState as stateWith } from '../helpers/tui-state.js';
 
 const historyFile = () => join(mkdtempSync(join(tmpdir(), 'relevo-goals-')), 'goal-history.json');
@@ -28,7 +30,7 @@ function fakeRunner(phase: 'ready' | 'running' | 'done') {
     },
   };
   const agent = { type: (d: string) => typed.push(d), typePaste: (t: string) => typed.push(`paste:${t}`), pane: { screen } };
-  const runner = {
+  const runner = stub<RelayRunner>({
     state: {
       phase,
       goal: phase === 'ready' ? null : 'G',
@@ -40,7 +42,7 @@ function fakeRunner(phase: 'ready' | 'running' | 'done') {
     dispatch: (event: unknown) => told.push(event),
     start: (goal: string) => told.push({ start: goal }),
     note: async (to: string, text: string) => void told.push({ note: to, text }),
-  } as unknown as RelayRunner;
+  });
   return { runner, told, typed, screen };
 }
 
@@ -150,7 +152,7 @@ describe('the goal prompt', () => {
 });
 
 describe('input routing', () => {
-  const compositor = { view: { panes: { planner: { inner: { height: 11 } } } } } as unknown as Compositor;
+  const compositor = stub<Compositor>({ view: { panes: { planner: { inner: { height: 11 } } } } });
   /** The router over `runner`, with what each test changes. */
   const router = (runner: RelayRunner, deps: Partial<InputDeps> = {}) =>
     inputRouter({
@@ -205,16 +207,16 @@ describe('input routing', () => {
 
 describe('quitting', () => {
   /** The router and the real commands over a runner whose panes are relevo's own (`owned`) or mirrored, alive or exited. */
-  function quitting(pane: { owned: boolean; exited: null | { exitCode: number } }, phase = 'running') {
+  function quitting(pane: { owned: boolean; exited: null | { exitCode: number } }, phase: Phase = 'running') {
     const typed: string[] = [];
     const told: unknown[] = [];
     const finished: number[] = [];
     const agent = { type: (d: string) => typed.push(d), typePaste: (t: string) => typed.push(`paste:${t}`), pane };
-    const runner = {
+    const runner = stub<RelayRunner>({
       state: { phase },
       agents: { planner: agent, builder: agent },
       dispatch: (event: unknown) => told.push(event),
-    } as unknown as RelayRunner;
+    });
     const store = tuiState();
     const run = commandRunner({
       store,

@@ -8,7 +8,7 @@ import pty from '@lydell/node-pty';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, onlyRunJournal, tempDir } from '../helpers/cli.js';
-import { band, freshTmuxServers, socket, start, tmux, until } from '../helpers/tui-tmux.js';
+import { band, freshTmuxServers, socket, start, tmux, untilScreen } from '../helpers/tui-tmux.js';
 
 freshTmuxServers();
 
@@ -59,7 +59,7 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
           .map((l) => l.slice(2));
       for (let i = 0; i < 100 && (await person()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(await person()).toEqual([relevoWindow]);
-      await until(
+      await untilScreen(
         'both launched agents in relevo’s boxes',
         (s) =>
           s.includes('builder · sim') &&
@@ -73,7 +73,7 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
       // relevo kept the focus: the session's current window and the person's client are still relevo's.
       expect(await one('display-message', '-p', '-t', 'relevo:', '#{window_id}')).toBe(relevoWindow);
       expect(await person()).toEqual([relevoWindow]);
-      const done = await until('done', (s) => / · done$/.test(band(s)), 60_000, relevoPane);
+      const done = await untilScreen('done', (s) => / · done$/.test(band(s)), 60_000, relevoPane);
       expect(await person()).toEqual([relevoWindow]);
       // The agents' panes are the window's height, taller than relevo's boxes: the boxes show their
       // bottom rows, the input box (which the transcript pushed to the bottom) included.
@@ -86,7 +86,7 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
         const rows = await rowsOf(tmux, pane);
         expect(rows.length).toBeGreaterThan(height);
         expect(promptRow(rows)).toBeGreaterThanOrEqual(height); // below what the box could show from the top
-        const shown = await until(
+        const shown = await untilScreen(
           `the ${role}'s bottom rows`,
           (s) => boxRows(s, role, 180).some((r) => r.startsWith('❯')),
           10_000,
@@ -96,7 +96,7 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
       }
       // Quitting leaves the agents in their window; the last line says which, and how to go there.
       await tmux('send-keys', '-t', relevoPane, 'C-]', 'q');
-      await until('the shell back', (s) => s.includes('exited with'), 30_000, relevoPane);
+      await untilScreen('the shell back', (s) => s.includes('exited with'), 30_000, relevoPane);
       const window = launched.find((l) => / relevo-\S+ %\d+$/.test(l))!.split(' ')[1]!;
       const said = (await tmux('capture-pane', '-p', '-J', '-t', relevoPane)).stdout;
       expect(said.split('\n').find((l) => l.startsWith('relevo-tui: '))).toMatch(
@@ -115,10 +115,13 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
     const agents = (...args: string[]) => execa('tmux', ['-L', other, ...args], { reject: false });
     try {
       await start(180, 50, ['--tmux-launch', '--tmux-socket', other, '--demo'], [], cwd);
-      await until('both launched agents', (s) => s.includes('✻ relevo sim-agent · builder') && s.includes('✻ relevo sim-agent · planner'));
-      await until('round 1 in the band', (s) => /[▰▱]{10} [1-9]\/10/.test(band(s)));
+      await untilScreen(
+        'both launched agents',
+        (s) => s.includes('✻ relevo sim-agent · builder') && s.includes('✻ relevo sim-agent · planner'),
+      );
+      await untilScreen('round 1 in the band', (s) => /[▰▱]{10} [1-9]\/10/.test(band(s)));
       await tmux('send-keys', '-t', 'relevo', 'C-]', 'q');
-      await until('the shell back', (s) => s.includes('exited with'));
+      await untilScreen('the shell back', (s) => s.includes('exited with'));
       const { runId } = onlyRunJournal(join(cwd, '.relevo'));
       const said = (await tmux('capture-pane', '-p', '-J', '-t', 'relevo')).stdout;
       const line = said.split('\n').find((l) => l.startsWith('relevo-tui: ')) ?? '';
@@ -161,13 +164,13 @@ describe('agents in tmux panes, seen by a person in tmux', () => {
     expect(made.exitCode, made.stderr).toBe(0);
     const builder = await one('split-window', '-h', '-P', '-F', '#{pane_id}', '-t', 'relevo:agents', '-c', cwd, '--', ...sim('builder'));
     const planner = await one('list-panes', '-t', 'relevo:agents', '-F', '#{pane_id}').then((s) => s.split('\n')[0]!);
-    for (const pane of [planner, builder]) await until(`the ${pane} agent drawn`, (s) => s.includes('? for shortcuts'), 10_000, pane);
+    for (const pane of [planner, builder]) await untilScreen(`the ${pane} agent drawn`, (s) => s.includes('? for shortcuts'), 10_000, pane);
     // relevo in a new window of the session, which becomes the current one, 160×30 (boxes 24 rows high).
     const command = [process.execPath, BIN, '--tmux', '--planner-pane', planner, '--builder-pane', builder];
     const opened = await one('new-window', '-P', '-F', '#{window_id} #{pane_id}', '-t', 'relevo', '-c', cwd, '--', ...command);
     const [relevoWindow, relevoPane] = opened.split(' ') as [string, string];
     await tmux('resize-window', '-t', relevoWindow, '-x', '160', '-y', '30');
-    const shown = await until(
+    const shown = await untilScreen(
       'both agents’ input boxes',
       (s) => boxRows(s, 'planner', 160).length === 24 && boxRows(s, 'builder', 160).filter((r) => r.startsWith('❯')).length === 1,
       30_000,

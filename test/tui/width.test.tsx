@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { splitKeys } from '../../src/pty/keys.js';
 import { editLine, emptyLine, type LineState } from '../../src/tui/input/line-editor.js';
 import { columns, cut, fit, fitPadded, wrap, wrapKept } from '../../src/tui/paint/width.js';
-import { type BandInfo, bandParts } from '../../src/tui/view/band.js';
+import { bandParts } from '../../src/tui/view/band.js';
 import GoalPrompt from '../../src/tui/view/components/GoalPrompt.js';
 import { paneFrame } from '../../src/tui/view/frame.js';
+import { bandInfo } from '../helpers/tui-state.js';
 
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
@@ -56,16 +57,7 @@ describe('CJK and emoji in the chrome', () => {
   });
 
   it('the band drops parts by their columns, and a note too wide for it is cut to its width', () => {
-    const info: BandInfo = {
-      agents: { planner: 'クロード', builder: 'コーデックス' },
-      round: 3,
-      budget: 10,
-      turn: 'builder',
-      phase: 'running',
-      pause: null,
-      stale: false,
-      states: { planner: 'idle', builder: 'busy' },
-    };
+    const info = bandInfo({ agents: { planner: 'クロード', builder: 'コーデックス' } });
     // The whole band is 101 code units but 111 columns: at 105 columns the names are left out.
     expect(bandParts(info, 111)).toContain('planner: クロード ○ idle ▸ builder: コーデックス ● working');
     expect(bandParts(info, 105)).toContain('planner ○ idle ▸ builder ● working');

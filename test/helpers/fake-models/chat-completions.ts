@@ -5,7 +5,8 @@
  * script, the session-title side request gets the title; everything is recorded.
  */
 import type http from 'node:http';
-import { chunk, FakeModelServer, type FakeServerOptions, isRecord, type RecordedRequest, type ScriptedReply, sleep } from './common.js';
+import { sleep } from '../until.js';
+import { chunk, FakeModelServer, type FakeServerOptions, isRecord, type RecordedRequest, type ScriptedReply } from './common.js';
 
 export * from './common.js';
 

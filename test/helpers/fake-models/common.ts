@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { until } from '../until.js';
 
 /** A plain text answer, streamed in chunks. */
 export type TextReply = {
@@ -63,8 +64,6 @@ export type FakeServerOptions = {
   /** Receives one line per request (and per unexpected request). */
   readonly log?: (line: string) => void;
 };
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -190,11 +189,9 @@ export abstract class FakeModelServer {
 
   /** Resolves once `count` main-turn requests arrived (rejects after `timeoutMs`). */
   async waitForMainRequests(count: number, timeoutMs = 10_000): Promise<RecordedRequest[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.mainRequests().length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} main-turn request(s), got ${this.mainRequests().length}`);
-      await sleep(20);
-    }
+    await until(`${count} main-turn request(s)`, () => this.mainRequests().length >= count, timeoutMs, {
+      show: () => `got ${this.mainRequests().length}`,
+    });
     return this.mainRequests();
   }
 

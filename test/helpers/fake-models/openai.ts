@@ -3,16 +3,8 @@
  * session-title side request. Main-turn requests are answered from a script; everything is recorded.
  */
 import type http from 'node:http';
-import {
-  chunk,
-  FakeModelServer,
-  type FakeServerOptions,
-  isRecord,
-  type RecordedRequest,
-  type ScriptedReply,
-  SseStream,
-  sleep,
-} from './common.js';
+import { sleep } from '../until.js';
+import { chunk, FakeModelServer, type FakeServerOptions, isRecord, type RecordedRequest, type ScriptedReply, SseStream } from './common.js';
 
 export * from './common.js';
 
