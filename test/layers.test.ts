@@ -66,6 +66,7 @@ const RANK: Readonly<Record<string, number>> = {
   'app/replies': 2.15,
   'app/config': 2.2,
   'app/run': 2.3,
+  'app/relays': 2.35,
   'app/commands': 2.4,
   'tui/paint': 3,
   'tui/input': 3.05,

@@ -24,6 +24,7 @@ export {
   withNote,
 } from './prompts.js';
 export { type JournalRebuilt, planRebuild, type RebuildInput, type RebuildPlan, rebuiltText } from './rebuild.js';
+export { BRANCH_PREFIX, branchForGoal, branchSlug, FALLBACK_SLUG, freeName, worktreePath } from './relay-names.js';
 export {
   DEFAULT_DELIVERY,
   type DeliveryMode,
