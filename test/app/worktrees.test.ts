@@ -84,6 +84,17 @@ describe('a relay worktree is made', () => {
     for (const m of made) expect(existsSync(join(m.path, 'users.ts'))).toBe(true);
   });
 
+  it("a lock another git holds is waited for, never failed on (a ref's and the config's)", async () => {
+    const { root } = await shop();
+    const locks = [join(root, '.git', 'config.lock'), join(root, '.git', 'refs', 'heads', 'relevo', 'held.lock')];
+    mkdirSync(join(root, '.git', 'refs', 'heads', 'relevo'), { recursive: true });
+    for (const lock of locks) writeFileSync(lock, '');
+    const making = createWorktree(root, { goal: 'held' }).then((m) => m.branch, String);
+    await new Promise((r) => setTimeout(r, 400));
+    for (const lock of locks) rmSync(lock);
+    expect(await making).toBe('relevo/held');
+  });
+
   it('made from inside a linked worktree, it still lands beside the main repository', async () => {
     const { dir, root } = await shop();
     const first = await createWorktree(root, { goal: 'first' });

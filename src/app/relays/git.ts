@@ -31,8 +31,11 @@ export async function git(cwd: string, args: readonly string[]): Promise<GitResu
 }
 
 /** The first line git wrote on failure, without its `fatal: ` or `error: ` prefix. */
-export const firstLine = (r: GitResult): string =>
-  (r.err.split('\n').find((l) => l.trim() !== '') ?? r.out.split('\n')[0] ?? '').replace(/^(fatal|error): /, '').trim();
+export const firstLine = (r: GitResult): string => {
+  const all = [...lines(r.err), ...lines(r.out)];
+  const said = all.find((l) => /^(fatal|error): /.test(l)) ?? all[0] ?? 'git failed';
+  return said.replace(/^(fatal|error): /, '').trim();
+};
 
 /** git's output, or a RelayError naming what was done and git's first line. */
 export async function gitOrFail(cwd: string, args: readonly string[], doing: string): Promise<string> {
