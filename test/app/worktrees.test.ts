@@ -177,6 +177,17 @@ describe('merging a relay back', () => {
     expect(await removeRelay(root, made.branch)).toMatchObject({ branchDeleted: true });
   });
 
+  it('a base checked out nowhere is moved only by its ref, the main checkout untouched', async () => {
+    const { root, git, commit } = await shop();
+    await git(root, 'branch', 'dev');
+    const made = await createWorktree(root, { goal: 'g', base: 'dev' });
+    const theirs = await commit(made.path, 'a.ts', 'a');
+    const head = await git(root, 'rev-parse', 'HEAD');
+    expect(await mergeRelay(root, made.branch)).toMatchObject({ baseRef: 'dev', head: theirs });
+    expect(await git(root, 'rev-parse', 'dev')).toBe(theirs);
+    expect(await git(root, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
   it('--squash puts the relay on the base as one commit naming it', async () => {
     const { root, git, commit } = await shop();
     const made = await createWorktree(root, { goal: 'g' });

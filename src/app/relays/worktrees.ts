@@ -44,7 +44,7 @@ export async function createWorktree(cwd: string, options: CreateOptions): Promi
       await gitOrFail(root, ['config', BASE_KEY(branch), baseRef], `recording the base of ${branch}`);
       return { root, branch, path, base, baseRef };
     }
-    const taken = /already exists/i.test(added.err);
+    const taken = /already exists|already registered/i.test(added.err);
     if (!taken || options.branch !== undefined) throw new RelayError(`cannot create the worktree for ${branch}: ${firstLine(added)}`);
     passed.add(branch);
   }
