@@ -7,7 +7,7 @@
  * output and resolves with that output's arrival time, performance.now() (a measurement's).
  */
 import pty from '@lydell/node-pty';
-import { sleep } from '../until.js';
+import { eventually, sleep } from '../until.js';
 import { VirtualScreen } from './screen.js';
 import { alive, descendants, signalAll } from './tree.js';
 import { VisibleText } from './visible-text.js';
@@ -149,17 +149,16 @@ export class Program {
     return this.virtual.text();
   }
 
-  /** Polls `check` (after the screen caught up) until it returns true; throws with the screen on timeout. */
+  /** Polls `check` (after the screen caught up) until it returns true; throws with the screen on timeout or exit. */
   async waitFor(what: string, check: () => boolean, timeoutMs = 10_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const held = async () => {
       await this.flush();
-      if (check()) return Date.now();
+      if (check()) return true;
       if (this.#exit !== null) throw new Error(`${what}: the program exited (${JSON.stringify(this.#exit)})\n${this.screen()}`);
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}; title ${JSON.stringify(this.title)}; screen:\n${this.screen()}`);
-      await sleep(25);
-    }
+      return undefined;
+    };
+    await eventually(what, held, timeoutMs, { show: () => `title ${JSON.stringify(this.title)}; screen:\n${this.screen()}` });
+    return Date.now();
   }
 
   /** Waits until `text` is on screen (or in the scrollback if `scrollback`). */
