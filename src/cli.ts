@@ -6,6 +6,7 @@ import { ConfigError } from './app/faults/errors.js';
 
 const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 1;
+const EXIT_PAUSED = 3;
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
@@ -67,6 +68,10 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     const { runHistory } = await import('./app/commands/runs.js');
     return runHistory(args, env, io);
   }
+  if (args[0] === 'merge' || args[0] === 'rm') {
+    const { runRelayCommand } = await import('./app/commands/relays.js');
+    return runRelayCommand(args[0], args.slice(1), io);
+  }
   if (args[0] === 'explain') {
     const { runExplain } = await import('./app/commands/explain.js');
     return runExplain(args.slice(1), io);
@@ -105,9 +110,12 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
   // parsed: the first frame comes sooner. Not for --headless.
   const tui = process.stdin.isTTY && process.stdout.isTTY && !args.includes('--headless') ? importTui() : undefined;
   tui?.catch(() => {}); // a failure is reported where the TUI starts
+  // `new`: a relay in a worktree of its own, with a run's options.
+  const made = args[0] === 'new';
+  const runArgs = made ? args.slice(1) : args;
   try {
     // A first word that is no command: one close to a command's name (a run id never is) gets "did you mean".
-    if (args[0] !== undefined && !args[0].startsWith('-')) {
+    if (!made && args[0] !== undefined && !args[0].startsWith('-')) {
       const near = await nearCommand(args[0], [...(await import('./app/config/usage.js')).COMMAND_HELP.keys()]);
       if (near !== '') throw new ConfigError('usage', `unknown command ${args[0]}${near} (see --help)`);
     }
@@ -115,7 +123,7 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
       import('./app/config/options.js'),
       import('./app/config/relevo-toml.js'),
     ]);
-    const options = parseOptions(args, env, (explicit) => loadConfig(explicit, process.cwd()));
+    const options = parseOptions(runArgs, env, (explicit) => loadConfig(explicit, process.cwd()));
     if (options.help) {
       io.stdout.write(await usage());
       return 0;
@@ -124,21 +132,33 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
       io.stdout.write(`relevo-tui ${packageVersion()}\n`);
       return 0;
     }
+    if (!made && options.branch !== undefined) throw new ConfigError('--branch', 'only with relevo-tui new');
+    if (!made && options.base !== undefined) throw new ConfigError('--base', 'only with relevo-tui new');
+    if (options.all && !options.headless)
+      throw new ConfigError('--all', 'needs --headless: one relevo with every relay prints their events as JSON lines');
+    if (!options.headless && (!process.stdin.isTTY || !process.stdout.isTTY)) {
+      throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
+    }
+    // Loaded only for a relay's run or a resumed one: a plain start's first frame does without git and its hooks.
+    const relays = made || options.resume !== false ? await import('./app/commands/relays.js') : null;
+    const relay = relays === null ? {} : made ? await relays.newRelay(options, env) : relays.resumedRelays(options, env);
     if (options.headless) {
       // relevo.toml asked for it: NODE_ENV and fetch are put back before anything runs.
       await tui?.catch(() => {});
       const { runHeadless } = await import('./app/commands/headless.js');
-      return await runHeadless(options, packageVersion(), env, io);
-    }
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
+      return await runHeadless(options, packageVersion(), env, io, relay);
     }
     const { startTui } = await (tui ?? importTui());
-    return await startTui(options, packageVersion(), env, { stdin: process.stdin, stdout: process.stdout });
+    return await startTui(options, packageVersion(), env, { stdin: process.stdin, stdout: process.stdout }, relay);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`relevo-tui: ${error.toString()}\n`);
       return EXIT_USAGE;
+    }
+    // A relay's setup failed (the TUI had not started its agents): journaled as its pause.
+    if (error instanceof Error && error.name === 'SetupFailed') {
+      io.stderr.write(`relevo-tui: paused: ${error.message}\n`);
+      return EXIT_PAUSED;
     }
     // Never a stack trace: what failed, in one line.
     io.stderr.write(`relevo-tui: internal error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n`);

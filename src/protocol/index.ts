@@ -79,6 +79,7 @@ export {
   REBUILD_LOSSES,
   REPLY_SOURCES,
   type RebuildLoss,
+  type RelayInfo,
   type ReplySource,
   STALL_KINDS,
   type StallKind,

@@ -1,4 +1,4 @@
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { readRun } from '../app/commands/runs.js';
 import { DEMO_GOAL } from '../app/config/options.js';
 import { resumeCommand } from '../app/config/self.js';
@@ -9,6 +9,7 @@ import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
 import { agentPanes, openRun } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
+import { stateDirPath } from '../app/store/state-dir.js';
 import { type AgentState, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
 import { xtermFallbacks, xtermFallbackText } from '../pty/xterm-internals.js';
 import { commandRunner, exitCode } from './actions/commands.js';
@@ -46,10 +47,8 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
   const resuming = options.resume !== false;
   const goal = resuming ? null : (options.goal ?? (options.demo ? DEMO_GOAL : null));
   const prefix = options.prefix;
-  const opened = await openRun(options, version, env, {
-    cols: early.firstInner.width,
-    rows: early.firstInner.height,
-  });
+  const size = { cols: early.firstInner.width, rows: early.firstInner.height };
+  const opened = await openRun(options, version, env, size, undefined, early.relay);
   const { runner, journal, tmuxSocket } = opened;
   // (A tmux session or window relevo opened for the agents is named after the first run: relevo-<id>.)
   // The run on screen: a next goal after `done` moves it to a new run (follow.ts).
@@ -141,7 +140,7 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
     );
   const run = commandRunner({ store, runner, toast, finish: (code) => finish(code), editPending, readHistory });
   // The goal prompt: a goal, or the relevo protocol's /relevo goal|pause|resume, with a history kept in the state dir.
-  const history = new GoalHistory(join(resolve(cwd, options.stateDir), 'goal-history.json'));
+  const history = new GoalHistory(join(stateDirPath(options.stateDir, cwd), 'goal-history.json'));
   /** A goal given after `done`: the next run, with the same agents (or one line saying why not). */
   const nextGoal = (goal: string) => {
     try {

@@ -1,4 +1,5 @@
 import type { Options } from '../app/config/options.js';
+import type { RelayOpen } from '../app/run/setup.js';
 import type { Store } from './state/store.js';
 import type { Toaster } from './state/toaster.js';
 import type { Compositor } from './view/compositor.js';
@@ -11,6 +12,8 @@ import type { RealTerminal } from './view/terminal.js';
  */
 export type EarlyTui = {
   readonly options: Options;
+  /** A relay of several (`relevo-tui new`): its worktree and setup. */
+  readonly relay: RelayOpen;
   readonly term: RealTerminal;
   readonly store: Store;
   readonly compositor: Compositor;

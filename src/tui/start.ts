@@ -1,5 +1,6 @@
 import type { Options } from '../app/config/options.js';
 import { prefixName } from '../app/config/prefix.js';
+import type { RelayOpen } from '../app/run/setup.js';
 import { DEFAULT_DELIVERY, initialState, type Role } from '../protocol/index.js';
 import type { EarlyTui } from './early-tui.js';
 import { emptyLine } from './input/line-editor.js';
@@ -22,7 +23,13 @@ function provisionalName(role: Role, options: Options): string {
  * `relevo-tui` without `--headless`: the agents picked if nothing names them, the terminal taken and
  * the first frame painted, then the run (app.tsx). The terminal is given back whatever happens.
  */
-export async function startTui(given: Options, version: string, env: NodeJS.ProcessEnv, io: TerminalIo): Promise<number> {
+export async function startTui(
+  given: Options,
+  version: string,
+  env: NodeJS.ProcessEnv,
+  io: TerminalIo,
+  site: RelayOpen = {},
+): Promise<number> {
   const cwd = process.cwd();
   // Nothing names the agents: the person picks them before any starts (pick-agents.tsx), or quits.
   const picked = await pickAgents(given, env, io, cwd);
@@ -74,6 +81,7 @@ export async function startTui(given: Options, version: string, env: NodeJS.Proc
   compositor.relayout();
   const early: EarlyTui = {
     options,
+    relay: site,
     term,
     store,
     compositor,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type CliVersion, type HookKind, profileForVersion, ROLES, type Role, type TranscriptKind } from '../../protocol/index.js';
 import { CHOICE_FILE, unnamedChoice } from '../config/agent-choice.js';
 import { noAgentsError } from '../config/installed.js';
@@ -16,6 +16,7 @@ import { geminiChatsDir } from '../replies/transcript-gemini.js';
 import { qwenChatsDir } from '../replies/transcript-qwen.js';
 import { agentSpec } from '../run/agent-specs.js';
 import { backendFor } from '../run/backends.js';
+import { stateDirPath } from '../store/state-dir.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
@@ -152,7 +153,7 @@ async function agentsOf(
 }
 
 /** The settings file a run would read, and the flag values it gave. */
-type Settings = { readonly where: string; readonly values: Readonly<Record<string, string | boolean>> };
+type Settings = { readonly where: string; readonly values: Readonly<Record<string, string | boolean | string[]>> };
 
 /**
  * The options a run would start with, and why each agent is the one it would run: a flag, the settings
@@ -167,7 +168,7 @@ function chosenAgents(
   cwd: string,
 ): { options: Options; from: Record<Role, string>; problems: string[] } {
   if (agentsUnnamed(options)) {
-    const { found, choice, remembered } = unnamedChoice(resolve(cwd, options.stateDir), env.PATH ?? '');
+    const { found, choice, remembered } = unnamedChoice(stateDirPath(options.stateDir, cwd), env.PATH ?? '');
     if (choice === null) return { options, from: { planner: '', builder: '' }, problems: [noAgentsError(found).toString()] };
     const why = remembered
       ? `picked last time (${join(options.stateDir, CHOICE_FILE)})`

@@ -29,6 +29,8 @@ export type RunSummary = {
   readonly rebuilt?: JournalRebuilt;
   /** The run it follows: a next goal given after that run's done, to the same agents. */
   readonly follows?: string;
+  /** The relay it is (its branch), when it runs in a worktree of its own (`relevo-tui new`). */
+  readonly relay?: string;
 };
 export type HandoffView = Readonly<
   Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes' | 'note'> & {
@@ -72,6 +74,7 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
     rounds,
     max_rounds: maxRounds,
     ...(started?.follows !== undefined ? { follows: started.follows } : {}),
+    ...(started?.worktree !== undefined ? { relay: started.worktree.branch } : {}),
     ...(rebuilt !== undefined ? { rebuilt } : {}),
   };
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };

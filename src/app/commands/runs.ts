@@ -17,6 +17,7 @@ import { stopLeftovers } from '../run/leftovers.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { lockHolder } from '../store/locks.js';
 import { readGoal, rebuildable } from '../store/rebuild.js';
+import { stateDirPath } from '../store/state-dir.js';
 import { formatRunsTable, formatShow, type HandoffView, parseJournalText, type RunSummary, summarizeRun } from './run-summary.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
@@ -32,7 +33,7 @@ function lostJournal(id: string, dir: string, reason: JournalLoss, lines: Journa
   return { summary: { id, started_at: null, goal, rounds: 0, max_rounds: null, state: 'journal_lost', reason }, lines };
 }
 
-function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: JournalLine[] } {
+export function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: JournalLine[] } {
   const dir = join(runsDir, id);
   let text: string;
   try {
@@ -51,7 +52,7 @@ function loadRun(runsDir: string, id: string): { summary: RunSummary; lines: Jou
 }
 
 /** Run ids under `runsDir`, newest first (ids sort by time). */
-function runIds(runsDir: string): string[] {
+export function runIds(runsDir: string): string[] {
   try {
     return readdirSync(runsDir, { withFileTypes: true })
       .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
@@ -126,20 +127,22 @@ function flagsOf(command: 'runs' | 'show', args: readonly string[]) {
 export async function runHistory(args: readonly string[], _env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const command = args[0] === 'show' ? 'show' : 'runs';
   try {
-    const { stateDir, json, run } = flagsOf(command, args.slice(1));
+    const { stateDir: given, json, run } = flagsOf(command, args.slice(1));
+    // A linked worktree's runs are its main repository's.
+    const stateDir = stateDirPath(given, process.cwd());
     const runsDir = join(stateDir, 'runs');
     const ids = runIds(runsDir);
     if (command === 'runs') {
       await stopLeftovers(stateDir, (line) => io.stderr.write(`relevo-tui: ${line}\n`));
       const runs = ids.map((id) => loadRun(runsDir, id).summary);
       if (json) io.stdout.write(`${JSON.stringify(runs)}\n`);
-      else if (runs.length === 0) io.stderr.write(`no runs in ${stateDir}\n`);
+      else if (runs.length === 0) io.stderr.write(`no runs in ${given}\n`);
       else io.stdout.write(formatRunsTable(runs));
       return 0;
     }
     const id = run ?? ids[0];
-    if (id === undefined) throw new ConfigError('show', `no runs in ${runsDir}`);
-    if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${runsDir} (see ${selfIn(stateDir, 'runs')})`);
+    if (id === undefined) throw new ConfigError('show', `no runs in ${join(given, 'runs')}`);
+    if (!ids.includes(id)) throw new ConfigError('show', `no run ${id} in ${join(given, 'runs')} (see ${selfIn(given, 'runs')})`);
     const { summary, handoffs, done: summaryText } = readRun(runsDir, id, (message) => io.stderr.write(`relevo-tui: show: ${message}\n`));
     const { reason: why, rebuilt } = summary;
     const reason = { ...(why !== undefined ? { reason: why } : {}), ...(rebuilt ? { rebuilt } : {}) };

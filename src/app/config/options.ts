@@ -38,6 +38,13 @@ const FLAGS = {
   'planner-pane': { type: 'string' },
   'builder-pane': { type: 'string' },
   'no-mouse': { type: 'boolean' },
+  branch: { type: 'string' },
+  base: { type: 'string' },
+  'worktrees-dir': { type: 'string' },
+  setup: { type: 'string' },
+  copy: { type: 'string', multiple: true },
+  'max-starting': { type: 'string' },
+  all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const satisfies ParseArgsConfig['options'];
@@ -125,6 +132,22 @@ const schema = z.object({
   // `mouse = false` in relevo.toml, or --no-mouse.
   mouse: flag(true),
   'no-mouse': flag(),
+  branch: text('branch'),
+  base: text('base'),
+  'worktrees-dir': z.optional(path('worktrees-dir')),
+  setup: text('setup', 'empty command'),
+  copy: z._default(
+    z.array(
+      z
+        .string()
+        .check(
+          z.refine((p) => p !== '' && !p.startsWith('/') && !p.split('/').includes('..'), '--copy: expected a path inside the repository'),
+        ),
+    ),
+    [],
+  ),
+  'max-starting': z._default(int('max-starting', 1, 64), 2),
+  all: flag(),
   help: flag(),
   version: flag(),
 });
@@ -156,6 +179,18 @@ export type Options = {
   readonly mouse: boolean;
   /** Where the agents run: relevo's own terminals, or tmux panes (attached, or launched there). */
   readonly backend: Backend;
+  /** `new`: the relay's branch (else named from the goal) and what it starts from (else the main checkout's branch). */
+  readonly branch: string | undefined;
+  readonly base: string | undefined;
+  /** Where relay worktrees go (else beside the repository, `<repo>.relevo/`). */
+  readonly worktreesDir: string | undefined;
+  /** Run in each new relay worktree before its agents start, and the files copied into it first. */
+  readonly setup: string | undefined;
+  readonly copy: readonly string[];
+  /** Relays whose agents may be starting at once. */
+  readonly maxStarting: number;
+  /** `--resume --all`: every relay of the repository that is not done. */
+  readonly all: boolean;
   readonly help: boolean;
   readonly version: boolean;
 };
@@ -238,14 +273,14 @@ function flagIssue(issue: { readonly message: string; readonly path: readonly Pr
  * What the flags' own checks find wrong with `value` as `flag`'s (`expected a duration …`), or null
  * when it is fine: relevo.toml's values get the same checks, and the same words, as the flags.
  */
-export function flagProblem(flag: string, value: string | boolean): string | null {
+export function flagProblem(flag: string, value: string | boolean | string[]): string | null {
   if (!Object.hasOwn(schema.shape, flag)) return null;
   const parsed = schema.shape[flag as keyof typeof schema.shape].safeParse(value);
   return parsed.success ? null : flagIssue(parsed.error.issues[0]).words;
 }
 
 /** Settings from a config file, as flag values; `explicit` is `--config`'s value. */
-export type ConfigLoader = (explicit: string | undefined) => Record<string, string | boolean>;
+export type ConfigLoader = (explicit: string | undefined) => Record<string, string | boolean | string[]>;
 
 /** Parses and validates the flags (over the config file's settings); a bad one throws a ConfigError naming it. */
 export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, loadConfig: ConfigLoader = () => ({})): Options {
@@ -255,6 +290,8 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
   if (positionals.length > 1) throw new ConfigError('--resume', `takes one run id, got ${positionals.length}`);
   const run = positionals[0];
   if (run !== undefined && !/^[\w-][\w.-]*$/.test(run)) throw new ConfigError('--resume', `not a run id: ${run}`);
+  if (given.all === true && given.resume !== true) throw new ConfigError('--all', 'only with --resume');
+  if (given.all === true && run !== undefined) throw new ConfigError('--all', `not with a run id (${run})`);
   const parsed = schema.safeParse({ ...loadConfig(given.config), ...given });
   if (!parsed.success) {
     const { flag, words } = flagIssue(parsed.error.issues[0]);
@@ -283,6 +320,13 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     memory: v.memory,
     mouse: v.mouse && !v['no-mouse'],
     backend: backendOf(v),
+    branch: v.branch,
+    base: v.base,
+    worktreesDir: v['worktrees-dir'],
+    setup: v.setup,
+    copy: v.copy,
+    maxStarting: v['max-starting'],
+    all: v.all,
     help: v.help,
     version: v.version,
   };

@@ -59,6 +59,20 @@ function buildConfigSchema() {
       herdr_launch: yes('start both agents in two new panes of the current Herdr workspace'),
       planner_pane: text("the planner's pane with tmux (%3, or session:window.pane) or herdr (w1:p1)", 'a pane'),
       builder_pane: text("the builder's pane with tmux or herdr", 'a pane'),
+      worktrees_dir: text('where relevo-tui new puts relay worktrees (default beside the repository, <repo>.relevo/)', 'a directory path'),
+      max_starting: whole(1, 64, 'relays whose agents may be starting at once (default 2)'),
+      worktree: z.optional(
+        z
+          .strictObject({
+            setup: text('run in each new relay worktree before its agents start, e.g. "npm ci"', 'a command'),
+            copy: z.optional(
+              z
+                .array(z.string({ error: 'expected paths (strings)' }), { error: 'expected a list of paths, e.g. [".env"]' })
+                .check(z.describe('files of the repository copied into each new relay worktree, e.g. [".env"]')),
+            ),
+          })
+          .check(z.describe('each new relay worktree (relevo-tui new)')),
+      ),
     })
     .check(z.describe('relevo-tui settings (relevo.toml): the flags, in snake_case; a flag on the command line wins'));
 }
@@ -75,7 +89,7 @@ export const configSchema = () => (built ??= buildConfigSchema());
  * (`max_rounds = 5` → `--max-rounds 5`). A file that is missing (when named), not TOML, or has an
  * unknown key or a bad value is refused in one line naming the file and the key.
  */
-export function loadConfig(explicit: string | undefined, cwd: string): Record<string, string | boolean> {
+export function loadConfig(explicit: string | undefined, cwd: string): Record<string, string | boolean | string[]> {
   const path = explicit !== undefined ? resolve(cwd, explicit) : join(cwd, CONFIG_FILE);
   const where = explicit !== undefined ? explicit : CONFIG_FILE;
   if (!existsSync(path)) {
@@ -101,11 +115,13 @@ export function loadConfig(explicit: string | undefined, cwd: string): Record<st
     const key = issue.keys[0] ?? '';
     throw new ConfigError(lineOf(source, key, where), `unknown setting ${key}${didYouMean(key, Object.keys(configSchema().shape))}`);
   }
-  const flags: Record<string, string | boolean> = {};
-  for (const [key, value] of Object.entries(parsed.data)) {
+  const flags: Record<string, string | boolean | string[]> = {};
+  // `[worktree]`'s setup and copy are the flags --setup and --copy.
+  const { worktree, ...top } = parsed.data;
+  for (const [key, value] of Object.entries({ ...top, ...worktree })) {
     if (value === undefined) continue;
     const flag = key.replaceAll('_', '-');
-    flags[flag] = typeof value === 'boolean' ? value : String(value);
+    flags[flag] = typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
     // What only the flags check (a duration, a prefix key, a socket name): in the flags' words.
     const problem = flagProblem(flag, flags[flag]);
     if (problem !== null) throw bad(key, problem);

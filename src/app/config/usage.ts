@@ -45,6 +45,9 @@ const SHOW: Form = ['relevo-tui show', '[RUN] [--state-dir DIR] [--json]'];
 const DOCTOR: Form = ['relevo-tui doctor', '[options]'];
 const COMPLETION: Form = ['relevo-tui completion', 'bash|zsh|fish'];
 const EXPLAIN: Form = ['relevo-tui explain', '--profile NAME [--json] SCREEN.txt…'];
+const NEW: Form = ['relevo-tui new', '--goal TEXT [--branch NAME] [--base REV] [options]'];
+const MERGE: Form = ['relevo-tui merge', 'NAME [--squash]'];
+const RM: Form = ['relevo-tui rm', 'NAME [--force]'];
 const SIM: Form = ['relevo-tui sim-agent', '[--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]'];
 
 /** The usage lines the commands print with an argument error (one line each). */
@@ -52,8 +55,16 @@ export const RUNS_USAGE = RUNS.join(' ');
 export const SHOW_USAGE = SHOW.join(' ');
 export const COMPLETION_USAGE = COMPLETION.join(' ');
 export const EXPLAIN_USAGE = EXPLAIN.join(' ');
+export const MERGE_USAGE = MERGE.join(' ');
+export const RM_USAGE = RM.join(' ');
 
 const COMMANDS: readonly (readonly [string, string])[] = [
+  [
+    'new --goal TEXT',
+    'a relay in a git worktree of its own, on a new branch named from the goal, outside the repository; then its planner and builder start there',
+  ],
+  ['merge NAME', "rebase a relay's branch onto its base and fast-forward the base (--squash: one commit)"],
+  ['rm NAME', "remove a relay's worktree when nothing of it is unmerged, uncommitted or untracked (--force: anyway; the branch stays)"],
   ['runs', 'list the runs in the state dir, newest first (id, start, rounds, state, goal)'],
   ['show [RUN]', "print a run's handoffs in order with their status, and its <done> summary"],
   [
@@ -90,6 +101,8 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ],
   ['--cols N, --rows N', "size of each agent's terminal with --headless (default 120x40)"],
   ['--resume [RUN]', 'go on with an interrupted or paused run (default: the latest)'],
+  ['--resume --all', 'go on with every relay of the repository that is not done, in one relevo'],
+  ['--max-starting N', 'relays whose agents may be starting at once (default 2)'],
   [
     '--deliver auto|file|inline',
     'how handoffs are typed: auto (default) types a handoff over --deliver-max-bytes (4096) or --deliver-max-lines (60) as the path of its HANDOFF.md; file always does; inline never does',
@@ -149,7 +162,7 @@ const EXITS: readonly (readonly [string, string])[] = [
 
 /** `relevo-tui --help`: every option, command and exit code. */
 export const USAGE = text(
-  usageLines([['relevo-tui', '[options]'], RUNS, SHOW, DOCTOR, EXPLAIN, SIM]),
+  usageLines([['relevo-tui', '[options]'], NEW, MERGE, RM, RUNS, SHOW, DOCTOR, EXPLAIN, SIM]),
   '',
   paragraph('Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.'),
   paragraph(
@@ -187,6 +200,46 @@ const HELP_FLAG: readonly [string, string] = ['-h, --help', 'this help'];
 /** `relevo-tui COMMAND --help`, for each command a person runs. */
 export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(
   Object.entries({
+    new: text(
+      usageLines([NEW]),
+      '',
+      paragraph(
+        "Makes a relay: a git worktree on a new branch (relevo/ and the goal's first words; -2, -3… when taken), outside the repository (beside it in <repo>.relevo/, or in worktrees_dir), then starts the planner and the builder there. Its runs are journaled in the main repository's state dir. The options are a run's (see relevo-tui --help); with --headless each JSON line names the relay.",
+      ),
+      paragraph(
+        "Before the agents start, [worktree] copy files are copied in and [worktree] setup runs there (output in the run's setup.log); a failed setup pauses the relay (setup_failed) and --resume runs it again. The agents get RELEVO_RELAY (the relay's name) and RELEVO_PORT (the first of 10 ports no other live relay holds).",
+      ),
+      '',
+      table(
+        [
+          ['--branch NAME', 'the branch to make (default from the goal)'],
+          ['--base REV', "what it starts from (default the main checkout's branch)"],
+          ['--worktrees-dir DIR', 'where the worktree goes'],
+          ['--setup CMD', 'run in the worktree before the agents start'],
+          ['--copy FILE', 'copy FILE of the repository into the worktree (repeatable)'],
+          HELP_FLAG,
+        ],
+        24,
+      ),
+    ),
+    merge: text(
+      usageLines([MERGE]),
+      '',
+      paragraph(
+        "Rebases the relay's branch onto its base in the relay's worktree, then fast-forwards the base to it (--squash: one commit on the base). Refused in one line, nothing changed, when the base's checkout or the worktree has uncommitted changes, when the rebase conflicts (it is aborted), or while the relay is working.",
+      ),
+      '',
+      table([['--squash', 'one commit on the base'], STATE_DIR, HELP_FLAG], 20),
+    ),
+    rm: text(
+      usageLines([RM]),
+      '',
+      paragraph(
+        "Removes the relay's worktree (git worktree remove, then prune) when its branch has no commit its base lacks and the worktree no uncommitted or untracked file; otherwise refuses and lists them. The branch is deleted only when merged. Refused while the relay is working.",
+      ),
+      '',
+      table([['--force', 'remove the worktree anyway; the branch is kept'], STATE_DIR, HELP_FLAG], 20),
+    ),
     runs: text(
       usageLines([RUNS]),
       '',

@@ -2,11 +2,21 @@
  * A relay's end: merged back into its base, or its worktree removed. Neither loses work: a branch
  * with commits the base lacks is never deleted, and files are removed only by `git worktree remove`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { commitOf, dirt, firstLine, git, gitOrFail, RelayError, worktrees } from './git.js';
 import { findRelay, type Relay, unmergedCommits } from './worktrees.js';
 
 const listed = (what: string, items: readonly string[]) => `${what}: ${items.join(', ')}`;
+
+/** Both files exist and hold the same bytes. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
+  }
+}
 
 export type Removed = { worktreeRemoved: boolean; branchDeleted: boolean; unmerged: string[] };
 
@@ -15,11 +25,20 @@ export type Removed = { worktreeRemoved: boolean; branchDeleted: boolean; unmerg
  * no uncommitted or untracked file; else refuses and lists them. With `force` the worktree goes
  * anyway, and a branch with unmerged commits stays. The branch is deleted only when merged (`-d`).
  */
-export async function removeRelay(cwd: string, branch: string, options: { force?: boolean } = {}): Promise<Removed> {
+export async function removeRelay(
+  cwd: string,
+  branch: string,
+  options: { force?: boolean; copies?: readonly string[] } = {},
+): Promise<Removed> {
   const relay = await findRelay(cwd, branch);
   const unmerged = await unmergedCommits(relay);
   const present = relay.path !== null && existsSync(relay.path);
-  const changes = present ? await dirt(relay.path!) : { uncommitted: [], untracked: [] };
+  const all = present ? await dirt(relay.path!) : { uncommitted: [], untracked: [] };
+  // A file relevo copied in (`[worktree] copy`) that still equals the repository's is no work of the relay's.
+  const copies = new Set(options.copies ?? []);
+  const copied = (f: string) => copies.has(f) && sameFile(join(relay.root, f), join(relay.path!, f));
+  const changes = { uncommitted: all.uncommitted, untracked: all.untracked.filter((f) => !copied(f)) };
+  const onlyCopies = changes.untracked.length < all.untracked.length;
   if (!options.force) {
     const why = [
       unmerged.length > 0 ? listed(`commits not in ${relay.baseRef}`, unmerged) : '',
@@ -29,7 +48,7 @@ export async function removeRelay(cwd: string, branch: string, options: { force?
     if (why.length > 0) throw new RelayError(`refusing to remove ${branch} (--force keeps the branch): ${why.join('; ')}`);
   }
   if (relay.path !== null) {
-    const args = ['worktree', 'remove', ...(options.force ? ['--force'] : []), relay.path];
+    const args = ['worktree', 'remove', ...(options.force || onlyCopies ? ['--force'] : []), relay.path];
     await gitOrFail(relay.root, args, `removing the worktree of ${branch}`);
   }
   await gitOrFail(relay.root, ['worktree', 'prune'], 'pruning worktrees');
@@ -75,9 +94,10 @@ export async function mergeRelay(cwd: string, branch: string, options: { squash?
 async function rebaseOntoBase(relay: Relay): Promise<void> {
   const { branch, baseRef, path } = relay;
   if (path === null || !existsSync(path)) throw new RelayError(`cannot merge ${branch}: it has no worktree to rebase in`);
-  const changes = await dirt(path);
-  const dirty = [...changes.uncommitted, ...changes.untracked];
-  if (dirty.length > 0) throw new RelayError(`refusing to merge ${branch}: its worktree has uncommitted changes: ${dirty.join(', ')}`);
+  // Untracked files stay in the worktree, untouched by the rebase (git refuses one it would overwrite: then it is aborted).
+  const { uncommitted } = await dirt(path);
+  if (uncommitted.length > 0)
+    throw new RelayError(`refusing to merge ${branch}: its worktree has uncommitted changes: ${uncommitted.join(', ')}`);
   const rebased = await git(path, ['rebase', '--quiet', baseRef]);
   if (rebased.ok) return;
   await git(path, ['rebase', '--abort']);

@@ -51,7 +51,9 @@ export function paneRequest(role: Role, options: RunnerOptions, channel: HookCha
   const env: Record<string, string> = {};
   const unset = new Set(spec.profile.data.launch.unset_env);
   for (const [k, v] of Object.entries(options.env)) if (v !== undefined && !unset.has(k)) env[k] = v;
-  const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId };
+  const relay = options.relay;
+  const named = relay ? { RELEVO_RELAY: relay.branch, ...(relay.port ? { RELEVO_PORT: String(relay.port) } : {}) } : {};
+  const extraEnv = { ...launch.env, RELEVO_RUN_ID: options.runId, ...named };
   Object.assign(env, extraEnv, { TERM: 'xterm-256color' });
   return {
     argv: launch.argv,

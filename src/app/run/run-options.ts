@@ -1,4 +1,12 @@
-import { DEFAULT_DELIVERY, type DeliveryPolicy, type Lang, type RelayConfig, type RelayState, type Role } from '../../protocol/index.js';
+import {
+  DEFAULT_DELIVERY,
+  type DeliveryPolicy,
+  type Lang,
+  type RelayConfig,
+  type RelayInfo,
+  type RelayState,
+  type Role,
+} from '../../protocol/index.js';
 import type { AgentSpec } from '../config/launch.js';
 import type { Journal } from '../store/journal.js';
 import type { Memory } from '../store/memory.js';
@@ -30,6 +38,8 @@ export type RunnerOptions = {
   readonly panes?: PaneOpener;
   /** Journaled, so `--resume` finds tmux panes again. */
   readonly tmuxSocket?: string | null;
+  /** A relay of several: journaled in `run_started`, and named to its agents (RELEVO_RELAY, RELEVO_PORT). */
+  readonly relay?: RelayInfo;
 };
 
 type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath' | 'panes'>;

@@ -27,7 +27,7 @@ type RunStarted = Extract<JournalEntry, { type: 'run_started' }>;
  * a lost journal from the flags given to it, as a new run takes them), this relevo and a new link nonce.
  */
 export function runStartedEntry(
-  o: Pick<RunnerOptions, 'runId' | 'version' | 'cwd' | 'maxRounds' | 'lang' | 'agents' | 'tmuxSocket'>,
+  o: Pick<RunnerOptions, 'runId' | 'version' | 'cwd' | 'maxRounds' | 'lang' | 'agents' | 'tmuxSocket' | 'relay'>,
   panes: Readonly<Record<Role, Pane>> | null,
 ): RunStarted {
   return {
@@ -41,6 +41,7 @@ export function runStartedEntry(
     planner: agentInfo(o.agents.planner, panes?.planner ?? null),
     builder: agentInfo(o.agents.builder, panes?.builder ?? null),
     ...(o.tmuxSocket ? { tmux_socket: o.tmuxSocket } : {}),
+    ...(o.relay ? { worktree: o.relay } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { JournalLine, JournalRebuilt, Role } from '../../protocol/index.js';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import type { JournalLine, JournalRebuilt, RelayInfo, Role } from '../../protocol/index.js';
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
 import type { Options } from '../config/options.js';
@@ -13,14 +13,23 @@ import { createRunDir, Journal } from '../store/journal.js';
 import { lockRun } from '../store/locks.js';
 import { Memory } from '../store/memory.js';
 import { journalForResume, rebuildJournal } from '../store/rebuild.js';
+import { stateDirPath } from '../store/state-dir.js';
 import { flagAgents, rebuiltAgents, resumedAgent } from './agent-specs.js';
 import { backendFor } from './backends.js';
 import { findRun } from './find-run.js';
 import { recordAgents, stopLeftovers } from './leftovers.js';
+import { journalSetupFailed, type RelayHooks, type RelaySite } from './relay-site.js';
 import { runStartedEntry } from './run-start.js';
 import { RelayRunner, relayConfig } from './runner.js';
 
 type Size = { readonly cols: number; readonly rows: number };
+/** A new relay's site (`relevo-tui new`), and what the relays' room does for one (its ports, its setup). */
+export type RelayOpen = {
+  readonly site?: RelaySite;
+  readonly relays?: RelayHooks;
+  /** Told the relay's name as soon as the run is known to be one (before its first line is journaled). */
+  readonly named?: (relay: RelayInfo) => void;
+};
 export type OpenedRun = {
   runner: RelayRunner;
   journal: Journal;
@@ -50,13 +59,14 @@ export async function openRun(
   env: NodeJS.ProcessEnv,
   size: Size,
   onLine?: (line: JournalLine) => void,
+  relay: RelayOpen = {},
 ): Promise<OpenedRun> {
   // Agents a killed relevo left running (in any run of this state dir) are stopped first.
-  const stateDir = resolve(process.cwd(), options.stateDir);
+  const stateDir = stateDirPath(options.stateDir, process.cwd());
   await stopLeftovers(stateDir, (line) => process.stderr.write(`relevo-tui: ${line}\n`));
   const opened = await (options.resume === false
-    ? createRun(options, version, env, size, onLine)
-    : resumeRun(options, options.resume, version, env, size, onLine));
+    ? createRun(options, version, env, size, onLine, relay)
+    : resumeRun(options, options.resume, version, env, size, onLine, relay));
   try {
     recordAgents(opened.dir, agentPanes(opened.runner));
   } catch (error) {
@@ -87,15 +97,17 @@ export async function createRun(
   size: Size,
   /** Sees every journal line, the first (`run_started`) included. */
   onLine?: (line: JournalLine) => void,
+  { site, relays, named }: RelayOpen = {},
 ): Promise<OpenedRun> {
-  const cwd = process.cwd();
+  const cwd = site?.relay.path ?? process.cwd();
+  if (site) named?.(site.relay);
   const commanded = () => flagAgents(options, env);
   // Checked before the run directory exists: a bad flag or pane leaves nothing behind.
   let name = 'relevo';
   const backend = await backendFor(options, env, commanded, () => name);
   const { panes } = backend;
   const agents = await withCliVersions(backend.agents, env);
-  const stateDir = resolve(cwd, options.stateDir);
+  const stateDir = stateDirPath(options.stateDir, cwd);
   const { runId, dir, created } = atStart(stateDir, () => createRunDir(stateDir));
   name = `relevo-${runId}`;
   let unlock = () => {};
@@ -104,6 +116,16 @@ export async function createRun(
     unlock = lockRun(dir);
     journal = new Journal(dir);
     if (onLine) journal.onAppend(onLine);
+    const relay = site?.relay;
+    if (site && relays) {
+      // The worktree's setup runs before any agent starts; a failure is the run's pause, journaled with its goal.
+      const failed = await relays.prepare(site.relay, dir);
+      if (failed !== null) {
+        const started = { ...options, runId, version, cwd, agents, tmuxSocket: tmuxSocketOf(options), relay: site.relay };
+        journal.append(runStartedEntry(started, null));
+        throw journalSetupFailed(journal, dir, failed, site.goal);
+      }
+    }
     const runner = await RelayRunner.create({
       ...runnerBasics(options, env, size),
       runId,
@@ -111,6 +133,7 @@ export async function createRun(
       maxRounds: options.maxRounds,
       lang: options.lang,
       cwd,
+      ...(relay ? { relay } : {}),
       agents,
       journal,
       runDir: dir,
@@ -177,9 +200,9 @@ export async function resumeRun(
   env: NodeJS.ProcessEnv,
   size: Size,
   onLine?: (line: JournalLine) => void,
+  { relays, named }: RelayOpen = {},
 ): Promise<OpenedRun> {
-  const cwd = process.cwd();
-  const stateDir = resolve(cwd, options.stateDir);
+  const stateDir = stateDirPath(options.stateDir, process.cwd());
   const dir = findRun(stateDir, run, options.stateDir);
   let unlock: () => void;
   try {
@@ -194,6 +217,10 @@ export async function resumeRun(
     // A journal lost (missing, empty, cut before run_started) is rebuilt from the checkpoints, its agents from the flags.
     const found = journalForResume(dir, options.lang);
     const was = found.rebuild === null ? found.started : null;
+    // A relay's agents go on in its worktree, with a block of ports claimed again; any other run's in the current directory.
+    const relay = was?.worktree && relays ? await relays.claim(was.worktree) : was?.worktree;
+    const cwd = relay?.path ?? process.cwd();
+    if (relay) named?.(relay);
     const recorded = () =>
       was === null
         ? rebuiltAgents(options, env, basename(dir))
@@ -232,6 +259,11 @@ export async function resumeRun(
     journal = new Journal(dir, lines);
     if (onLine) for (const line of found.rebuild === null ? [] : lines) onLine(line);
     if (onLine) journal.onAppend(onLine);
+    if (relay && relays && restored.state.pause?.reason === 'setup_failed') {
+      // The setup that failed runs again first: the agents start only once it went well.
+      const failed = await relays.prepare(relay, dir);
+      if (failed !== null) throw journalSetupFailed(journal, dir, failed);
+    }
     runner = await RelayRunner.create({
       ...basics,
       runId: started.run_id,
@@ -245,6 +277,7 @@ export async function resumeRun(
       runPath: config.runPath,
       memory: await memoryFor(options, env, cwd),
       restored: restored.state,
+      ...(relay ? { relay } : {}),
       panes,
     });
     if (stale) {

@@ -41,16 +41,30 @@ export function runIdFor(date: Date): string {
 export const firstRunNote = (stateDir: string): string => `runs are journaled in ${stateDir.replace(/\/+$/, '')}/ (kept out of git)`;
 
 /**
+ * Makes `<stateDir>/<sub>` (with parents); true when this call made the state directory, which then
+ * keeps itself out of git (`git status` stays clean). Of several relevos making it at once, one writes that.
+ */
+export function makeStateDir(stateDir: string, sub: string): boolean {
+  const created = !existsSync(stateDir);
+  makeDirs(join(stateDir, sub));
+  if (!created) return false;
+  try {
+    writeFileSync(join(stateDir, '.gitignore'), '# created by relevo-tui: runs stay out of git\n*\n', { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
+/**
  * Creates `<stateDir>/runs/<run-id>/`, exclusively: a second run in the same millisecond gets a suffix.
  * `created` says the state directory itself was made now (the first run there).
  */
 export function createRunDir(stateDir: string, now = new Date()): { runId: string; dir: string; created: boolean } {
   const runs = join(stateDir, 'runs');
   fsFault('state-dir', runs, 'mkdir');
-  const created = !existsSync(stateDir);
-  makeDirs(runs);
-  // A state directory relevo creates keeps itself out of git (`git status` stays clean).
-  if (created) writeFileSync(join(stateDir, '.gitignore'), '# created by relevo-tui: runs stay out of git\n*\n', { flag: 'wx' });
+  const created = makeStateDir(stateDir, 'runs');
   const base = runIdFor(now);
   for (let n = 0; ; n++) {
     const runId = n === 0 ? base : `${base}-${n}`;

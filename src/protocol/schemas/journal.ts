@@ -22,6 +22,8 @@ export const PAUSE_REASONS = [
   'internal_error',
   /** A checkpoint's files differ from what the journal (or its offer, its ack) recorded: it is never typed. */
   'checkpoint_mismatch',
+  /** A relay's worktree setup (`[worktree] setup` in relevo.toml) failed: the detail is its log's last line. */
+  'setup_failed',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
@@ -85,6 +87,10 @@ export const journalEntrySchema = lazySchema(() =>
       tmux_socket: z.string().optional(),
       /** The run this one follows: a next goal given after that run's `done`, to the same agents. */
       follows: z.string().optional(),
+      /** A relay of several (`relevo-tui new`): its branch (the relay's name), its worktree, the base it was made from, its block of ports. */
+      worktree: z
+        .strictObject({ branch: z.string(), path: z.string(), base: z.string(), port: z.number().int().positive().optional() })
+        .optional(),
     }),
     z.strictObject({ type: z.literal('goal'), text: z.string() }),
     /** relevo ended before the run got its goal (the person quit, or a signal named in `detail`): nothing was started, nothing to resume. */
@@ -259,6 +265,8 @@ export const journalEntrySchema = lazySchema(() =>
   ]),
 );
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
+/** A relay of several, as its `run_started` line records it (`relevo-tui new`). */
+export type RelayInfo = NonNullable<Extract<JournalEntry, { type: 'run_started' }>['worktree']>;
 
 export const journalLineSchema = lazySchema(() =>
   z.intersection(z.object({ seq: z.number().int().positive(), ts: z.iso.datetime({ offset: true }) }), journalEntrySchema),

@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
 import type { AgentChoice } from '../../app/config/agent-choice.js';
 import { agentsUnnamed, type Options } from '../../app/config/options.js';
+import { stateDirPath } from '../../app/store/state-dir.js';
 import { noColor } from '../paint/no-color.js';
 import type { Toaster } from '../state/toaster.js';
 import { RealTerminal, type TerminalIo } from '../view/terminal.js';
@@ -27,7 +27,7 @@ export async function pickAgents(options: Options, env: NodeJS.ProcessEnv, io: T
     import('../../app/config/agent-choice.js'),
     import('../../app/config/installed.js'),
   ]);
-  const stateDir = resolve(cwd, options.stateDir);
+  const stateDir = stateDirPath(options.stateDir, cwd);
   const { found, choice: defaults } = unnamedChoice(stateDir, env.PATH ?? '');
   if (defaults === null) throw noAgentsError(found);
   const picked = await runPicker(io, env, initialPicker(found, defaults, canWriteConfig(cwd)));
