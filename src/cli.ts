@@ -145,6 +145,7 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     if (options.headless) {
       // relevo.toml asked for it: NODE_ENV and fetch are put back before anything runs.
       await tui?.catch(() => {});
+      if (options.all) return await (await import('./app/commands/fleet.js')).runFleet(options, packageVersion(), env, io);
       const { runHeadless } = await import('./app/commands/headless.js');
       return await runHeadless(options, packageVersion(), env, io, relay);
     }

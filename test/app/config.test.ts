@@ -102,17 +102,20 @@ describe('relevo.example.toml and relevo-tui schema', () => {
   const example = readFileSync(join(PACKAGE_ROOT, 'relevo.example.toml'), 'utf8');
   const keys = Object.keys(configSchema().shape);
 
-  it('every flag is a setting (snake_case; --no-mouse is mouse = false), but the per-invocation ones: --resume, --config, --help, --version', () => {
-    const perInvocation = new Set(['resume', 'config', 'help', 'version']);
-    const expected = FLAG_NAMES.filter((f) => !perInvocation.has(f)).map(settingOf);
-    expect([...keys].sort()).toEqual(expected.sort());
+  it('every flag is a setting (snake_case; --no-mouse is mouse = false; --setup and --copy in [worktree]), but the per-invocation ones: --resume, --all, --config, --help, --version, --branch, --base', () => {
+    const perInvocation = new Set(['resume', 'all', 'config', 'help', 'version', 'branch', 'base']);
+    const inWorktree = new Set(['setup', 'copy']);
+    const expected = FLAG_NAMES.filter((f) => !perInvocation.has(f) && !inWorktree.has(f)).map(settingOf);
+    expect([...keys].sort()).toEqual([...expected, 'worktree'].sort());
+    expect(Object.keys(configSchema().shape.worktree._zod.def.innerType.shape).sort()).toEqual([...inWorktree].sort());
   });
 
   it('the example is a valid relevo.toml that shows every setting (set or commented out)', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'relevo.toml'), example);
     expect(parse([], cwd)).toMatchObject({ planner: 'claude', builder: 'codex', maxRounds: 10, prefix: '\x1d' });
-    for (const key of keys) expect(example, key).toMatch(new RegExp(`^(# )?${key} = `, 'm'));
+    for (const key of keys) expect(example, key).toMatch(new RegExp(key === 'worktree' ? '^\\[worktree\\]$' : `^(# )?${key} = `, 'm'));
+    for (const key of ['setup', 'copy']) expect(example, key).toMatch(new RegExp(`^\\[worktree\\][^[]*^(# )?${key} = `, 'm'));
   });
 
   it('prints a JSON Schema with every setting, its type and bounds, that the example satisfies', async () => {

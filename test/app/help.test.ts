@@ -25,7 +25,7 @@ describe('help texts', () => {
     const { stdout } = await help('--help');
     const section = stdout.slice(stdout.indexOf('\nCommands'), stdout.indexOf('\n\n', stdout.indexOf('\nCommands')));
     const commands = [...section.matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]!);
-    expect(commands).toEqual(['runs', 'show', 'doctor', 'explain', 'schema', 'completion', 'sim-agent']);
+    expect(commands).toEqual(['new', 'merge', 'rm', 'runs', 'show', 'doctor', 'explain', 'schema', 'completion', 'sim-agent']);
     for (const command of commands) {
       for (const flag of ['--help', '-h']) {
         expect({ command, flag, ...(await help(command, flag)) }).toMatchObject({

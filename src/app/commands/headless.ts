@@ -81,7 +81,6 @@ export async function runHeadless(
   relay: RelayOpen = {},
 ): Promise<number> {
   // Nothing names the agents: no one is there to pick them, so one line says what was found and how to name them.
-  if (options.all) return (await import('./fleet.js')).runFleet(options, version, env, io);
   if (agentsUnnamed(options) && relay.site === undefined) throw noAgentsError(installedAgents(env.PATH ?? ''));
   const interrupts = new Interrupts(io);
   try {

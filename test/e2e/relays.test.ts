@@ -1,0 +1,182 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { CheckpointStore } from '../../src/app/store/checkpoints.js';
+import type { JournalLine, RelayInfo, Role } from '../../src/protocol/index.js';
+import { BIN, parseJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import { gitRepo } from '../helpers/git.js';
+import { runProcesses } from '../helpers/procs.js';
+import { undoWhenFinished } from '../helpers/undo.js';
+import { until } from '../helpers/until.js';
+
+const ROLES: Role[] = ['planner', 'builder'];
+const HEADER = /^\[relevo ronda (\d+) · de (planner|builder)\]$/m;
+
+/** A repository `shop` alone in a temp directory (its relays' worktrees land beside it, in shop.relevo/), and a place for the agents' records. */
+async function shop(onTestFinished: (fn: () => Promise<void>) => void) {
+  const dir = realpathSync(tempDir('relevo-fleet-'));
+  undoWhenFinished(onTestFinished).add(() => rmSync(dir, { recursive: true, force: true }));
+  const root = join(dir, 'shop');
+  const records = join(dir, 'records');
+  mkdirSync(root);
+  mkdirSync(records);
+  const git = await gitRepo(root);
+  /** The agents of relay `n`, each recording what it was typed. */
+  const agents = (n: number) => ROLES.flatMap((role) => [`--${role}`, simCommand(role, '--record', join(records, `${n}-${role}.record`))]);
+  return { dir, root, records, git, agents };
+}
+
+type RelayRun = { id: string; dir: string; lines: JournalLine[]; relay: RelayInfo };
+
+/** Every run in the repository's state directory, with its journal and the relay its `run_started` names. */
+function relayRuns(root: string): RelayRun[] {
+  const runs = join(root, '.relevo', 'runs');
+  return readdirSync(runs).map((id) => {
+    const dir = join(runs, id);
+    const lines = parseJournal(readFileSync(join(dir, 'events.jsonl'), 'utf8'));
+    const started = lines.find((l) => l.type === 'run_started');
+    if (started?.type !== 'run_started' || started.worktree === undefined) throw new Error(`run ${id} is no relay`);
+    return { id, dir, lines, relay: started.worktree };
+  });
+}
+
+/** Each lane's acknowledged rounds, from the checkpoints on disk. */
+function ackedRounds(run: RelayRun): Record<Role, number[]> {
+  const all = new CheckpointStore(run.dir, run.id).readAll();
+  expect(all.every((c) => c.digestOk)).toBe(true);
+  const of = (role: Role) => all.filter((c) => c.acked && c.checkpoint.from === role).map((c) => c.checkpoint.round);
+  return { planner: of('planner'), builder: of('builder') };
+}
+
+/** Done once, every handoff of both lanes acknowledged, none journaled as delivered twice. */
+function expectDoneExactlyOnce(run: RelayRun) {
+  expect(
+    run.lines.filter((l) => l.type === 'done'),
+    run.relay.branch,
+  ).toHaveLength(1);
+  expect(ackedRounds(run)).toEqual({ planner: [1, 2, 3], builder: [1, 2, 3] });
+  const delivered = run.lines.flatMap((l) => (l.type === 'delivered' && l.kind === 'handoff' ? [`${l.from}/${l.round}`] : []));
+  expect(new Set(delivered).size).toBe(delivered.length);
+}
+
+describe.concurrent('several relays, each in a worktree of its own', () => {
+  it('four `new --headless` started at the same moment all reach done, each on its own branch, worktree and ports', async ({
+    onTestFinished,
+  }) => {
+    const { dir, root, git, agents } = await shop(onTestFinished);
+    writeFileSync(join(root, 'relevo.toml'), '[worktree]\nsetup = "echo $RELEVO_RELAY $RELEVO_PORT"\n');
+    const goal = 'Add pagination to users';
+    const runs = await Promise.all([0, 1, 2, 3].map((n) => relevo(['new', '--headless', '--goal', goal, ...agents(n)], root)));
+    for (const r of runs) expect({ exit: r.exitCode, stderr: r.stderr }).toEqual({ exit: 0, stderr: '' });
+
+    const relays = relayRuns(root);
+    const names = [
+      'relevo/add-pagination-to-users',
+      'relevo/add-pagination-to-users-2',
+      'relevo/add-pagination-to-users-3',
+      'relevo/add-pagination-to-users-4',
+    ];
+    expect(relays.map((r) => r.relay.branch).sort()).toEqual(names);
+    for (const r of relays) {
+      // Outside the repository, beside it; the run journaled in the main repository.
+      expect(r.relay.path).toBe(join(dir, 'shop.relevo', r.relay.branch.slice('relevo/'.length)));
+      expect(existsSync(join(r.relay.path, 'users.ts'))).toBe(true);
+      expectDoneExactlyOnce(r);
+      // Each JSON line printed names its relay.
+      const printed = runs.find((p) => p.stdout.includes(`"relay":"${r.relay.branch}"`))!;
+      expect(
+        printed.stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .every((l) => JSON.parse(l).relay === r.relay.branch),
+      ).toBe(true);
+      expect(readFileSync(join(r.dir, 'setup.log'), 'utf8')).toContain(`${r.relay.branch} ${r.relay.port}`);
+    }
+    const ports = relays.map((r) => r.relay.port);
+    expect(new Set(ports).size).toBe(4);
+    for (const a of ports) for (const b of ports) if (a !== b) expect(Math.abs(a! - b!)).toBeGreaterThanOrEqual(10);
+    const listed = (await git('worktree', 'list', '--porcelain')).stdout;
+    for (const name of names) expect(listed).toContain(`branch refs/heads/${name}`);
+    // The repository itself stays as it was: nothing of the relays in its tree.
+    expect((await git('status', '--porcelain')).stdout).toBe('?? relevo.toml');
+  });
+
+  it('a relay whose setup fails pauses setup_failed while the other finishes; --resume runs the setup again', async ({
+    onTestFinished,
+  }) => {
+    const { root, agents } = await shop(onTestFinished);
+    writeFileSync(join(root, 'relevo.toml'), '[worktree]\nsetup = "test -f ready || { echo deps missing; exit 7; }"\n');
+    const [failed, fine] = await Promise.all([
+      relevo(['new', '--headless', '--goal', 'Fix the login', ...agents(0)], root),
+      relevo(['new', '--headless', '--goal', 'Fix the logout', '--setup', 'true', ...agents(1)], root),
+    ]);
+    expect(fine.exitCode).toBe(0);
+    expect(failed.exitCode).toBe(3);
+    expect(failed.stderr).toMatch(
+      /^relevo-tui: relevo\/fix-the-login: paused: setup_failed: setup exited 7: deps missing — journal: .*; go on with: .* --resume \S+$/,
+    );
+    const run = relayRuns(root).find((r) => r.relay.branch === 'relevo/fix-the-login')!;
+    expect(run.lines.map((l) => l.type)).toEqual(['run_started', 'goal', 'paused']);
+    expect(run.lines.at(-1)).toMatchObject({ reason: 'setup_failed', detail: 'setup exited 7: deps missing' });
+    // No agent was started: neither recorded a message.
+    expect(readdirSync(join(root, '..', 'records')).filter((f) => f.startsWith('0-'))).toEqual([]);
+
+    writeFileSync(join(run.relay.path, 'ready'), '');
+    const resumed = await relevo(['--headless', '--resume', run.id], root);
+    expect({ exit: resumed.exitCode, stderr: resumed.stderr }).toEqual({ exit: 0, stderr: '' });
+    expect(readFileSync(join(run.dir, 'setup.log'), 'utf8').match(/^\$ test -f ready/gm)).toHaveLength(2);
+    expectDoneExactlyOnce(relayRuns(root).find((r) => r.id === run.id)!);
+  });
+
+  it('relevo SIGKILLed with four relays mid-round, then --resume --all: all four done, none lost, none typed twice', async ({
+    onTestFinished,
+  }) => {
+    const { root, records, agents } = await shop(onTestFinished);
+    // Four relays, each relevo killed at its second checkpoint: four interrupted runs.
+    const made = await Promise.all(
+      [0, 1, 2, 3].map((n) =>
+        relevo(['new', '--headless', '--goal', `Task ${n}`, ...agents(n)], root, { RELEVO_FAILPOINT: 'checkpoint:2' }),
+      ),
+    );
+    for (const m of made) expect(m.signal).toBe('SIGKILL');
+    for (const r of relayRuns(root)) await until(`${r.relay.branch}'s agents to exit`, () => runProcesses(r.id).length === 0);
+
+    // One relevo goes on with all four, and is killed once each has delivered again.
+    const fleet = execa(process.execPath, [BIN, '--headless', '--resume', '--all'], { cwd: root, reject: false, stdin: 'ignore' });
+    const deliveredAgain = (r: RelayRun) => {
+      const resumedAt = r.lines.findIndex((l) => l.type === 'run_resumed');
+      return resumedAt >= 0 && r.lines.slice(resumedAt).some((l) => l.type === 'delivered');
+    };
+    await until('each relay to deliver after the resume', () => relayRuns(root).every(deliveredAgain), 60_000);
+    fleet.kill('SIGKILL');
+    expect((await fleet).signal).toBe('SIGKILL');
+    const before = new Map(relayRuns(root).map((r) => [r.id, ackedRounds(r)]));
+    for (const r of relayRuns(root)) await until(`${r.relay.branch}'s agents to exit`, () => runProcesses(r.id).length === 0);
+    const typedBefore = (n: number, role: Role) => recorded(join(records, `${n}-${role}.record`)).length;
+    const counts = [0, 1, 2, 3].map((n) => ({ planner: typedBefore(n, 'planner'), builder: typedBefore(n, 'builder') }));
+
+    const again = await relevo(['--headless', '--resume', '--all'], root);
+    expect({ exit: again.exitCode, stderr: again.stderr }).toEqual({ exit: 0, stderr: '' });
+    for (const r of relayRuns(root)) {
+      expectDoneExactlyOnce(r);
+      // What the last relevo typed: never a round acknowledged before it started.
+      const goal = r.lines.find((l) => l.type === 'goal');
+      const n = Number(goal?.type === 'goal' ? goal.text.slice('Task '.length) : Number.NaN);
+      const acked = before.get(r.id)!;
+      for (const role of ROLES) {
+        const typed = recorded(join(records, `${n}-${role}.record`)).slice(counts[n]![role]);
+        const headers = typed.flatMap((t) => {
+          const h = HEADER.exec(t);
+          return h ? [{ round: Number(h[1]), from: h[2] as Role }] : [];
+        });
+        const from: Role = role === 'planner' ? 'builder' : 'planner';
+        for (const round of acked[from])
+          expect(
+            headers.filter((h) => h.round === round && h.from === from),
+            `${r.relay.branch} ${from}/${round}`,
+          ).toEqual([]);
+      }
+    }
+  });
+});
