@@ -18,6 +18,8 @@ export type CommandDeps = {
   readonly editPending: () => Promise<void>;
   /** The run's handoffs as the history panel shows them, read from its checkpoints and journal now. */
   readonly readHistory: () => HistoryView;
+  /** The relays of the repository: their dashboard shown, a new one started from it. */
+  readonly relays?: { readonly show: () => void; readonly create: () => void };
 };
 
 /** How relevo-tui exits on a run in `state`: 0 done or never given a goal (nothing to go on with), 3 paused (`--resume` goes on). */
@@ -69,6 +71,12 @@ export function commandRunner(deps: CommandDeps): (command: Command) => void {
         finish(exitCode(runner.state));
         return;
       }
+      case 'relays':
+      case 'new':
+        if (deps.relays === undefined) toast('no relays here');
+        else if (command === 'relays') deps.relays.show();
+        else deps.relays.create();
+        return;
       case 'scroll':
         store.update(enterCopy(runner.agents[store.state.focus].pane.screen));
         return;

@@ -17,6 +17,8 @@ export const COMMANDS = {
   step: 'step mode: ask before each relay',
   scroll: 'copy mode on the focused pane (its keys below); Esc leaves',
   history: 'history: every handoff of the run, Enter shows one whole',
+  relays: 'relays: every relay of the repository (Enter opens one)',
+  new: 'a new relay, in a git worktree of its own',
   help: 'this help',
   quit: 'quit (asks first while it would end an agent: q again or y)',
 } as const;
@@ -35,6 +37,8 @@ export const BINDINGS: Readonly<Record<string, Command>> = {
   s: 'step',
   '[': 'scroll',
   h: 'history',
+  w: 'relays',
+  c: 'new',
   '?': 'help',
   q: 'quit',
 };
@@ -51,6 +55,8 @@ export const LABELS: Readonly<Record<Command, string>> = {
   step: 'step',
   scroll: 'copy mode',
   history: 'history',
+  relays: 'relays',
+  new: 'new relay',
   help: 'help',
   quit: 'quit',
 };

@@ -40,13 +40,12 @@ export default function Help({ prefix, width, rows }: Props) {
             {COMMANDS[command]}
           </Entry>
         ))}
-        <Entry name={prefix}>{`send ${prefix} itself to the focused agent`}</Entry>
         <Entry name="copy mode">hjkl ↑↓←→ PgUp PgDn g G · / ? n N search · v select · y copy</Entry>
         <Entry name="mouse">click focuses · drag copies · the wheel scrolls the pane under it</Entry>
       </Box>
       <Text dimColor wrap="truncate">
         {rows === undefined
-          ? 'Every other key goes to the focused agent. Any key closes this help.'
+          ? `Other keys go to the focused agent; ${prefix} ${prefix} sends ${prefix}. Any key closes.`
           : 'a taller terminal shows every key · any key closes'}
       </Text>
     </Box>
