@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { dashboardLines, type DashboardView, type Span, type Tone } from './table.js';
+import { type DashboardView, dashboardLines, type Span, type Tone } from './table.js';
 
 export type Props = { readonly view: DashboardView; readonly width: number; readonly height: number };
 

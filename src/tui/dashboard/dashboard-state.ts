@@ -123,7 +123,9 @@ export function dashboardKey(state: DashboardState, rows: readonly RelayRow[], k
   if (state.confirm !== null) {
     const { action, name } = state.confirm;
     const idle = { ...state, confirm: null };
-    return typeof key === 'object' && (key.text === 'y' || key.text === 'Y') ? { state: idle, action: { kind: action, name } } : { state: idle };
+    return typeof key === 'object' && (key.text === 'y' || key.text === 'Y')
+      ? { state: idle, action: { kind: action, name } }
+      : { state: idle };
   }
   if (state.filtering) return filterKey(state, rows, key);
   const name = selectedName(state, rows);
@@ -146,7 +148,11 @@ export function dashboardKey(state: DashboardState, rows: readonly RelayRow[], k
 }
 
 /** Every key of `data` in turn from `state`: where the dashboard ends and what was asked on the way. */
-export function dashboardInput(state: DashboardState, rows: readonly RelayRow[], data: string): { state: DashboardState; actions: DashboardAction[] } {
+export function dashboardInput(
+  state: DashboardState,
+  rows: readonly RelayRow[],
+  data: string,
+): { state: DashboardState; actions: DashboardAction[] } {
   const actions: DashboardAction[] = [];
   let now = state;
   for (const key of dashboardKeys(data)) {

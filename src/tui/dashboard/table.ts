@@ -21,7 +21,13 @@ export const EMPTY_TEXT = 'no relays yet — c starts one';
 const LABELS: Readonly<Record<RowGroup, string>> = { 'needs-you': 'needs you', working: 'working', rest: 'idle · finished' };
 
 type ColumnId = 'name' | 'state' | 'round' | 'turn' | 'diff' | 'git' | 'age' | 'handoff';
-type Column = { readonly id: ColumnId; readonly header: string; readonly gap: number; readonly right?: boolean; readonly cell: (row: RelayRow, now: number) => string };
+type Column = {
+  readonly id: ColumnId;
+  readonly header: string;
+  readonly gap: number;
+  readonly right?: boolean;
+  readonly cell: (row: RelayRow, now: number) => string;
+};
 
 const count = (n: number | null, sign: string) => (n === null ? '' : `${sign}${n}`);
 const pair = (a: string, b: string) => [a, b].filter((s) => s !== '').join(' ');
@@ -45,9 +51,15 @@ const NAME_MAX = 32;
 const STATE_MAX = 24;
 const HANDOFF_MIN = 12;
 
-type Laid = { readonly column: Column; readonly width: number };
+type Laid = { readonly column: Column; readonly width: number; readonly gap: number };
 
-/** The columns shown at `cols` and their widths: a column no row fills is left out; the rest fit or are dropped. */
+const usedBy = (laid: readonly Laid[]) => MARKER + laid.reduce((sum, c) => sum + c.gap + c.width, 0);
+const narrow = (laid: readonly Laid[]) => laid.map((c) => ({ ...c, gap: Math.min(1, c.gap) }));
+
+/**
+ * The columns shown at `cols` and their widths: a column no row fills is left out; the rest fit with
+ * two spaces between them, else with one, else the columns of DROP_ORDER go one by one.
+ */
 function layColumns(rows: readonly RelayRow[], now: number, cols: number): Laid[] {
   const natural = (column: Column) => {
     const widths = rows.map((row) => columns(column.cell(row, now)));
@@ -55,29 +67,30 @@ function layColumns(rows: readonly RelayRow[], now: number, cols: number): Laid[
     const width = Math.max(columns(column.header), ...widths);
     return column.id === 'name' ? Math.min(NAME_MAX, width) : column.id === 'state' ? Math.min(STATE_MAX, width) : width;
   };
-  let laid = COLUMNS.map((column) => ({ column, width: column.id === 'handoff' ? HANDOFF_MIN : natural(column) })).filter(
-    (c) => c.width > 0,
-  );
-  const used = () => MARKER + laid.reduce((sum, c) => sum + c.column.gap + c.width, 0);
+  let laid: Laid[] = COLUMNS.map((column) => ({ column, gap: column.gap, width: column.id === 'handoff' ? HANDOFF_MIN : natural(column) }));
+  laid = laid.filter((c) => c.width > 0);
   for (const id of DROP_ORDER) {
-    if (used() <= cols) break;
+    if (usedBy(laid) <= cols) break;
+    if (usedBy(narrow(laid)) <= cols) {
+      laid = narrow(laid);
+      break;
+    }
     laid = laid.filter((c) => c.column.id !== id);
   }
-  // Still too wide: the name gives way (to 8 columns), then the state; the line is cut at the edge anyway.
-  const name = laid.find((c) => c.column.id === 'name')!;
-  const over = used() - cols;
-  if (over > 0) laid = laid.map((c) => (c === name ? { column: c.column, width: Math.max(8, c.width - over) } : c));
-  const handoff = laid.find((c) => c.column.id === 'handoff');
-  if (handoff) laid = laid.map((c) => (c === handoff ? { column: c.column, width: c.width + cols - used() } : c));
-  return laid;
+  // Still too wide: the name gives way (to 8 columns); the line is cut at the edge anyway.
+  if (usedBy(laid) > cols) laid = narrow(laid);
+  const over = usedBy(laid) - cols;
+  if (over > 0) laid = laid.map((c) => (c.column.id === 'name' ? { ...c, width: Math.max(8, c.width - over) } : c));
+  const room = cols - usedBy(laid);
+  return laid.map((c) => (c.column.id === 'handoff' ? { ...c, width: c.width + room } : c));
 }
 
 /** One line of cells under the laid columns, each fitted (cut with `…`) and padded to its width. */
 function cellsLine(laid: readonly Laid[], text: (column: Column) => string, tone: (column: Column) => Tone): Span[] {
-  return laid.map(({ column, width }) => {
+  return laid.map(({ column, width, gap }) => {
     const fitted = fit(text(column), width);
     const pad = ' '.repeat(width - columns(fitted));
-    return { id: column.id, text: ' '.repeat(column.gap) + (column.right ? pad + fitted : fitted + pad), tone: tone(column) };
+    return { id: column.id, text: ' '.repeat(gap) + (column.right ? pad + fitted : fitted + pad), tone: tone(column) };
   });
 }
 
@@ -104,9 +117,18 @@ function footer(view: DashboardView, cols: number): TableLine {
   if (state.filtering) {
     const typed = fit(`/${state.filter}▏`, cols);
     const hint = fit('  Enter keeps · Esc clears', cols - columns(typed));
-    return { id: 'footer', spans: [{ id: 'typed', text: typed, tone: 'ask' }, { id: 'hint', text: hint, tone: 'dim' }], selected: false };
+    return {
+      id: 'footer',
+      spans: [
+        { id: 'typed', text: typed, tone: 'ask' },
+        { id: 'hint', text: hint, tone: 'dim' },
+      ],
+      selected: false,
+    };
   }
-  return { id: 'footer', spans: [{ id: 'keys', text: fit(FOOTER_KEYS, cols), tone: 'dim' }], selected: false };
+  // Too wide with its dots: the keys spaced by two spaces instead (80 columns hold them so), else cut.
+  const keys = columns(FOOTER_KEYS) <= cols ? FOOTER_KEYS : fit(FOOTER_KEYS.replaceAll(' · ', '  '), cols);
+  return { id: 'footer', spans: [{ id: 'keys', text: keys, tone: 'dim' }], selected: false };
 }
 
 /** The body: each group's label, then its rows; the index of the selected row's line. */
@@ -118,7 +140,11 @@ function body(view: DashboardView, shown: readonly RelayRow[], cols: number): { 
   for (const group of GROUPS) {
     const members = shown.filter((row) => groupOf(row) === group);
     if (members.length === 0) continue;
-    lines.push({ id: group, spans: [{ id: 'label', text: fit(`${LABELS[group]} · ${members.length}`, cols), tone: 'label' }], selected: false });
+    lines.push({
+      id: group,
+      spans: [{ id: 'label', text: fit(`${LABELS[group]} · ${members.length}`, cols), tone: 'label' }],
+      selected: false,
+    });
     for (const row of members) {
       const on = shown.indexOf(row) === selected;
       if (on) at = lines.length;
@@ -138,7 +164,8 @@ export function dashboardLines(view: DashboardView, cols: number, height: number
   const blank = (id: string): TableLine => ({ id, spans: [], selected: false });
   const shown = visibleRows(view.rows, view.state.filter);
   const top: TableLine[] = [];
-  if (height >= 3) top.push({ id: 'title', spans: [{ id: 'title', text: fit(titleText(view, shown.length), cols), tone: 'title' }], selected: false });
+  if (height >= 3)
+    top.push({ id: 'title', spans: [{ id: 'title', text: fit(titleText(view, shown.length), cols), tone: 'title' }], selected: false });
   let lines: TableLine[];
   let at = -1;
   if (shown.length === 0) {
@@ -147,7 +174,18 @@ export function dashboardLines(view: DashboardView, cols: number, height: number
   } else {
     if (height >= 4) {
       const laid = layColumns(shown, view.now, cols);
-      top.push({ id: 'header', spans: [{ id: 'marker', text: '  ', tone: 'dim' }, ...cellsLine(laid, (column) => column.header, () => 'dim')], selected: false });
+      top.push({
+        id: 'header',
+        spans: [
+          { id: 'marker', text: '  ', tone: 'dim' },
+          ...cellsLine(
+            laid,
+            (column) => column.header,
+            () => 'dim',
+          ),
+        ],
+        selected: false,
+      });
     }
     ({ lines, at } = body(view, shown, cols));
   }
