@@ -53,7 +53,7 @@ const layer = (folder: string) =>
  * Where each room of src/ sits: a module may import its own room and any room of a lower rank,
  * never one of the same or a higher rank. protocol ← pty ← app ← tui ← the command; inside pty the
  * backends sit on the terminal core; inside app, faults ← store, replies ← config ← run ← commands;
- * inside tui, paint ← input ← state ← view ← actions ← picker ← the start-up files at its top.
+ * inside tui, paint ← input ← state ← view ← actions ← picker ← dashboard ← the start-up files at its top.
  * The hook program and the simulator stand beside them (see their own tests); dev is a tool on top.
  * The bench is no room of src/: it lives in bench/, on top of src/ (see the tree's own test below).
  */
@@ -74,6 +74,7 @@ const RANK: Readonly<Record<string, number>> = {
   'tui/view': 3.15,
   'tui/actions': 3.2,
   'tui/picker': 3.25,
+  'tui/dashboard': 3.27,
   tui: 3.3,
   hook: 3.5,
   sim: 3.6,
