@@ -10,7 +10,7 @@ import type { RelayRunner } from '../app/run/runner.js';
 import { agentPanes, openRun, type RelayOpen } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
 import { stateDirPath } from '../app/store/state-dir.js';
-import { type AgentState, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
+import { type AgentState, type RelayInfo, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
 import { xtermFallbacks, xtermFallbackText } from '../pty/xterm-internals.js';
 import { commandRunner } from './actions/commands.js';
 import { pendingEditor } from './actions/edit-pending.js';
@@ -46,6 +46,8 @@ export type RelayViewContext = {
   readonly finish: (code: number) => void;
   /** While another program (the editor) has the terminal, relevo neither paints nor reads the keyboard. */
   readonly handOver: <T>(program: () => Promise<T>) => Promise<T>;
+  /** C-] w and C-] c: the relays' dashboard, a new relay. */
+  readonly relays?: { readonly show: () => void; readonly create: () => void };
 };
 
 /** One relay on screen: its run, the store its views follow, what a key typed in it does. */
@@ -54,6 +56,15 @@ export type RelayView = {
   readonly compositor: Compositor;
   readonly runner: RelayRunner;
   readonly toast: Toaster;
+  /** The relay's name (its branch), or its run's id when it runs in no worktree of its own. */
+  readonly name: string;
+  readonly runId: string;
+  /** Its worktree, base and ports (none for a run in the current directory). */
+  readonly relay: RelayInfo | null;
+  /** What waits on the person: a draft holding a delivery, a stalled turn. */
+  readonly waiting: () => 'draft' | 'stalled' | null;
+  /** When its journal last changed (epoch ms). */
+  readonly changedAt: () => number;
   /** The person's bytes while this relay is on screen. */
   readonly onData: (data: string) => void;
   /** The run's goal is given, or the resumed run goes on. */
@@ -77,15 +88,24 @@ export async function openRelayView(
   const cwd = process.cwd();
   const resuming = options.resume !== false;
   const goal = resuming ? null : (relay.site?.goal ?? options.goal ?? (options.demo ? DEMO_GOAL : null));
-  const opened = await openRun(options, version, env, view.size, undefined, relay);
+  let info: RelayInfo | null = relay.site?.relay ?? null;
+  let changedAt = Date.now();
+  const named = (r: RelayInfo) => {
+    info = r;
+    relay.named?.(r);
+  };
+  const opened = await openRun(options, version, env, view.size, () => (changedAt = Date.now()), { ...relay, named });
   const { runner, journal, tmuxSocket } = opened;
+  const name = info === null ? basename(opened.dir) : (info as RelayInfo).branch;
+  // A notification says which relay it is about when there are several.
+  const notify = (text: string) => term.notify(info === null ? `relevo: ${text}` : `relevo ${name}: ${text}`);
   // (A tmux session or window relevo opened for the agents is named after the first run: relevo-<id>.)
   // The run on screen: a next goal after `done` moves it to a new run (follow.ts).
   let current: CurrentRun = { dir: opened.dir, unlock: opened.unlock };
   const agents = runner.agents;
 
   // The band names each agent; one outside its profile's tested range says so (`codex 0.180.0?`).
-  const name = (role: Role) => {
+  const agentName = (role: Role) => {
     const cli = runner.spec(role).cli;
     const untested = untestedNote(role, runner.spec(role)) !== null;
     return `${agents[role].profile.data.id}${untested ? ` ${cli?.status === 'found' ? cli.version : 'version'}?` : ''}`;
@@ -93,7 +113,7 @@ export async function openRelayView(
   // The first frame (start.ts) named the agents by their commands: now their profiles do, and the run's state shows.
   store.update({
     relay: runner.state,
-    agents: { planner: { name: name('planner'), state: 'unknown' }, builder: { name: name('builder'), state: 'unknown' } },
+    agents: { planner: { name: agentName('planner'), state: 'unknown' }, builder: { name: agentName('builder'), state: 'unknown' } },
     memory: runner.memoryBlocked ? 'memory: blocked' : null,
   });
   compositor.attach(agents);
@@ -101,7 +121,7 @@ export async function openRelayView(
   // A fault's pause is shown from the state: it may not be in the journal (which could not be written).
   const faults = faultWatcher(store.state.prefix, (text) => {
     toast(text, 'error');
-    term.notify(`relevo: ${text}`);
+    notify(text);
   });
   runner.onChange((relay) => {
     store.update({ relay });
@@ -131,7 +151,7 @@ export async function openRelayView(
     const shown = toastFor(line, store.state.prefix);
     if (!shown) return;
     toast(shown.text, shown.level);
-    if (shown.notify) term.notify(`relevo: ${shown.text}`);
+    if (shown.notify) notify(shown.text);
   });
   // A lost journal --resume rebuilt: written before anyone listened, said once.
   if (opened.rebuilt) toast(rebuiltText(opened.rebuilt), 'warn');
@@ -150,7 +170,15 @@ export async function openRelayView(
       readRun(dirname(current.dir), basename(current.dir), (message) => toast(`history: ${message}`, 'warn')),
       runState(bandInfo(store.state)),
     );
-  const run = commandRunner({ store, runner, toast, finish: ctx.finish, editPending, readHistory });
+  const run = commandRunner({
+    store,
+    runner,
+    toast,
+    finish: ctx.finish,
+    editPending,
+    readHistory,
+    ...(ctx.relays ? { relays: ctx.relays } : {}),
+  });
   // The goal prompt: a goal, or the relevo protocol's /relevo goal|pause|resume, with a history kept in the state dir.
   const history = new GoalHistory(join(stateDirPath(options.stateDir, cwd), 'goal-history.json'));
   /** A goal given after `done`: the next run, with the same agents (or one line saying why not). */
@@ -174,6 +202,11 @@ export async function openRelayView(
     compositor,
     runner,
     toast,
+    name,
+    runId: basename(opened.dir),
+    relay: info,
+    waiting: () => attention.waiting,
+    changedAt: () => changedAt,
     onData,
     begin() {
       if (resuming) runner.resumeRun();

@@ -1,23 +1,10 @@
 import type { Options } from '../app/config/options.js';
-import { prefixName } from '../app/config/prefix.js';
 import type { RelayOpen } from '../app/run/setup.js';
-import { DEFAULT_DELIVERY, initialState, type Role } from '../protocol/index.js';
 import type { EarlyTui } from './early-tui.js';
-import { emptyLine } from './input/line-editor.js';
-import { noColor } from './paint/no-color.js';
+import { firstStore } from './first-store.js';
 import { pickAgents } from './picker/pick-agents.js';
-import { Store } from './state/store.js';
 import { Compositor, firstLayout } from './view/compositor.js';
 import { RealTerminal, type TerminalIo } from './view/terminal.js';
-
-/** Until the profiles are read (app.tsx), the band names each agent by its command's program. */
-function provisionalName(role: Role, options: Options): string {
-  const line = role === 'planner' ? options.planner : options.builder;
-  const profile = role === 'planner' ? options.plannerProfile : options.builderProfile;
-  if (profile !== undefined) return profile.replace(/^.*\//, '').replace(/\.toml$/, '');
-  if (line === undefined) return options.demo ? 'sim' : '…';
-  return (line.trim().split(/\s+/)[0] ?? '…').replace(/^.*\//, '');
-}
 
 /**
  * `relevo-tui` without `--headless`: the agents picked if nothing names them, the terminal taken and
@@ -35,32 +22,8 @@ export async function startTui(
   const picked = await pickAgents(given, env, io, cwd);
   if (typeof picked === 'number') return picked;
   const { options } = picked;
-  const resuming = options.resume !== false;
   const term = new RealTerminal(io, { mouse: options.mouse });
-  const relay = initialState({
-    maxRounds: options.maxRounds,
-    lang: options.lang,
-    inlineRolePrompt: { planner: false, builder: false },
-    delivery: DEFAULT_DELIVERY,
-    runPath: '',
-  });
-  const agent = (role: Role) => ({ name: provisionalName(role, options), state: 'unknown' as const });
-  const store = new Store({
-    relay,
-    agents: { planner: agent('planner'), builder: agent('builder') },
-    focus: 'planner',
-    memory: null,
-    zoom: false,
-    toasts: [],
-    overlay: 'none',
-    prompt: options.goal === undefined && !options.demo && !resuming ? emptyLine : null,
-    promptError: null,
-    scroll: null,
-    armed: false,
-    confirmQuit: false,
-    prefix: prefixName(options.prefix),
-    color: !noColor(env),
-  });
+  const store = firstStore(options, env, options.goal !== undefined || options.demo || site.site !== undefined);
   const firstInner = firstLayout(term.cols, term.rows).panes.planner?.inner ?? { width: options.cols, height: options.rows };
 
   // Keys and signals that come while the run opens are kept for the TUI's handlers (handOff).

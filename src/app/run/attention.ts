@@ -90,6 +90,12 @@ export class Attention {
     return { planner: this.#held.planner ?? this.#stalled.planner, builder: this.#held.builder ?? this.#stalled.builder };
   }
 
+  /** What waits on the person now, the most pressing first: a draft holding a delivery, else a stalled turn. */
+  get waiting(): 'draft' | 'stalled' | null {
+    if (this.#held.planner !== null || this.#held.builder !== null) return 'draft';
+    return this.#stalled.planner !== null || this.#stalled.builder !== null ? 'stalled' : null;
+  }
+
   #set(kind: 'held' | 'stalled', role: Role, note: string | null): void {
     const map = kind === 'held' ? this.#held : this.#stalled;
     if (map[role] === note) return;

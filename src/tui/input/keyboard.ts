@@ -56,7 +56,7 @@ export const LABELS: Readonly<Record<Command, string>> = {
   scroll: 'copy mode',
   history: 'history',
   relays: 'relays',
-  new: 'new relay',
+  new: 'new',
   help: 'help',
   quit: 'quit',
 };

@@ -35,6 +35,8 @@ export type TuiState = {
   readonly memory: string | null;
   /** False with NO_COLOR: relevo's chrome has no colours (agents' screens are left as they are). */
   readonly color?: boolean;
+  /** The other relays of this relevo that need the person (`2 others need you`), or null. */
+  readonly others?: string | null;
   /** Per role, a held delivery or a stall to show in the band (see app/attention.ts). */
   readonly notes?: Readonly<Record<Role, string | null>>;
 };

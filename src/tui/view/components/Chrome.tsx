@@ -27,6 +27,7 @@ export function bandInfo(state: TuiState): BandInfo {
     notes: [
       ...ROLES.flatMap((role) => (noteFor(r, role) !== null ? [`note → ${role}`] : [])),
       ...ROLES.flatMap((role) => state.notes?.[role] ?? []),
+      ...(state.others ? [state.others] : []),
     ],
   };
 }
