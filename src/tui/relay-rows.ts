@@ -16,12 +16,12 @@ const firstLine = (text: string | null): string | null =>
     .find((l) => l.trim() !== '')
     ?.trim() ?? null;
 
-/** A live relay's phase: starting until its agents show what they do, working while one is busy, else idle. */
+/** A live relay's phase: starting until its agents show what they do, working while it relays, idle before its goal. */
 function livePhase(state: RelayState, agents: readonly string[]): RelayPhase {
   if (state.phase === 'done') return 'done';
   if (state.phase === 'paused') return 'paused';
   if (agents.some((a) => a === 'unknown')) return 'starting';
-  return agents.some((a) => a === 'busy') ? 'working' : 'idle';
+  return state.phase === 'running' ? 'working' : 'idle';
 }
 
 /** The row of a relay this relevo runs: its state as the runner and the agents' screens say now. */

@@ -39,11 +39,11 @@ type Result = {
   }[];
 };
 
-const GROUPS = ['startup', 'memory', 'idle', 'echo', 'throughput'];
+const GROUPS = ['startup', 'memory', 'idle', 'echo', 'throughput', 'fleet'];
 /** The groups of each of the two quick runs made side by side: what waits for stillness, and what floods. */
 const RUNS = [
   ['startup', 'memory', 'idle'],
-  ['echo', 'throughput'],
+  ['echo', 'throughput', 'fleet'],
 ];
 const KEYS = [
   'startup.first-frame',
@@ -61,6 +61,9 @@ const KEYS = [
   'throughput.both',
   ...(tmux ? ['throughput.one.vs-tmux'] : []),
   'throughput.both.vs-bare',
+  'fleet.rss',
+  'fleet.cpu',
+  'fleet.hop',
 ];
 /** Figures whose only baseline is tmux: none without it. */
 const TMUX_ONLY = ['startup.first-frame', 'echo.idle.p50', 'echo.idle.p95', 'echo.flood.p50', 'echo.flood.p95', 'throughput.both'];

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { CheckpointStore } from '../../src/app/store/checkpoints.js';
-import type { JournalLine, RelayInfo, Role } from '../../src/protocol/index.js';
-import { BIN, parseJournal, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
+import type { Role } from '../../src/protocol/index.js';
+import { BIN, recorded, relevo, simCommand, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
 import { runProcesses } from '../helpers/procs.js';
+import { ackedRounds, expectDoneExactlyOnce, type RelayRun, relayRuns } from '../helpers/relay-runs.js';
 import { undoWhenFinished } from '../helpers/undo.js';
 import { until } from '../helpers/until.js';
 
@@ -25,39 +25,6 @@ async function shop(onTestFinished: (fn: () => Promise<void>) => void) {
   /** The agents of relay `n`, each recording what it was typed. */
   const agents = (n: number) => ROLES.flatMap((role) => [`--${role}`, simCommand(role, '--record', join(records, `${n}-${role}.record`))]);
   return { dir, root, records, git, agents };
-}
-
-type RelayRun = { id: string; dir: string; lines: JournalLine[]; relay: RelayInfo };
-
-/** Every run in the repository's state directory, with its journal and the relay its `run_started` names. */
-function relayRuns(root: string): RelayRun[] {
-  const runs = join(root, '.relevo', 'runs');
-  return readdirSync(runs).map((id) => {
-    const dir = join(runs, id);
-    const lines = parseJournal(readFileSync(join(dir, 'events.jsonl'), 'utf8'));
-    const started = lines.find((l) => l.type === 'run_started');
-    if (started?.type !== 'run_started' || started.worktree === undefined) throw new Error(`run ${id} is no relay`);
-    return { id, dir, lines, relay: started.worktree };
-  });
-}
-
-/** Each lane's acknowledged rounds, from the checkpoints on disk. */
-function ackedRounds(run: RelayRun): Record<Role, number[]> {
-  const all = new CheckpointStore(run.dir, run.id).readAll();
-  expect(all.every((c) => c.digestOk)).toBe(true);
-  const of = (role: Role) => all.filter((c) => c.acked && c.checkpoint.from === role).map((c) => c.checkpoint.round);
-  return { planner: of('planner'), builder: of('builder') };
-}
-
-/** Done once, every handoff of both lanes acknowledged, none journaled as delivered twice. */
-function expectDoneExactlyOnce(run: RelayRun) {
-  expect(
-    run.lines.filter((l) => l.type === 'done'),
-    run.relay.branch,
-  ).toHaveLength(1);
-  expect(ackedRounds(run)).toEqual({ planner: [1, 2, 3], builder: [1, 2, 3] });
-  const delivered = run.lines.flatMap((l) => (l.type === 'delivered' && l.kind === 'handoff' ? [`${l.from}/${l.round}`] : []));
-  expect(new Set(delivered).size).toBe(delivered.length);
 }
 
 describe.concurrent('several relays, each in a worktree of its own', () => {

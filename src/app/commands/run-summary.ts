@@ -110,10 +110,13 @@ export function localMinute(iso: string): string {
 
 /** The runs as an aligned table with a header row. */
 export function formatRunsTable(runs: readonly RunSummary[]): string {
+  // The RELAY column only where a run is a relay of several (`relevo-tui new`).
+  const relays = runs.some((r) => r.relay !== undefined);
   const rows = [
-    ['ID', 'STARTED', 'ROUNDS', 'STATE', 'GOAL'],
+    ['ID', ...(relays ? ['RELAY'] : []), 'STARTED', 'ROUNDS', 'STATE', 'GOAL'],
     ...runs.map((r) => [
       r.id,
+      ...(relays ? [r.relay ?? '-'] : []),
       r.started_at ? localMinute(r.started_at) : '-',
       r.state === 'unreadable' || r.state === 'journal_lost'
         ? '-'
