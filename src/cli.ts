@@ -134,8 +134,6 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     if (!made && options.branch !== undefined) throw new ConfigError('--branch', 'only with relevo-tui new');
     if (!made && options.base !== undefined) throw new ConfigError('--base', 'only with relevo-tui new');
-    if (options.all && !options.headless)
-      throw new ConfigError('--all', 'needs --headless: one relevo with every relay prints their events as JSON lines');
     if (!options.headless && (!process.stdin.isTTY || !process.stdout.isTTY)) {
       throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
     }

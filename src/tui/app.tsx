@@ -14,8 +14,13 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
   const finished = new Promise<number>((resolveExit) => (finish = resolveExit));
   const relays = new RelaysTui({ options, version, env, term, io, finish: (code) => finish(code) });
   const size = { cols: early.firstInner.width, rows: early.firstInner.height };
-  const first = await relays.openFirst(store, compositor, size, early.relay);
-  early.started(first.toast);
+  // The dashboard first (`--resume --all`, or relays waiting): the first frame's relay view is not used.
+  const first = early.dashboard ? null : await relays.openFirst(store, compositor, size, early.relay);
+  if (first) early.started(first.toast);
+  else {
+    compositor.dispose();
+    store.dispose();
+  }
   const onData = relays.onData;
 
   const onResize = () => relays.resized();
@@ -39,7 +44,8 @@ export async function runTui(early: EarlyTui, version: string, env: NodeJS.Proce
   const restore = () => term.leave();
   process.once('exit', restore);
 
-  if (!ended) first.begin();
+  if (!ended && first) first.begin();
+  else if (!ended) relays.showDashboard(options.all);
   const code = await finished;
   ended = true;
 

@@ -14,6 +14,8 @@ export type EarlyTui = {
   readonly options: Options;
   /** A relay of several (`relevo-tui new`): its worktree and setup. */
   readonly relay: RelayOpen;
+  /** The dashboard opens first (`--resume --all`, or relays wait to go on): no relay is opened on the first frame. */
+  readonly dashboard: boolean;
   readonly term: RealTerminal;
   readonly store: Store;
   readonly compositor: Compositor;

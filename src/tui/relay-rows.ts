@@ -1,7 +1,7 @@
 /** The dashboard's rows, from the relays this relevo runs (their live state) and those only on disk (their journals). */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { listRelays, type RelayRun } from '../app/commands/relays.js';
+import { listRelays, type RelayRun, resumable } from '../app/commands/relays.js';
 import { findRelay, type RelayStatus, relayStatus } from '../app/relays/worktrees.js';
 import { peerOf, type RelayState, ROLES } from '../protocol/index.js';
 import { orderRows, type RelayPhase, type RelayRow } from './dashboard/rows.js';
@@ -107,6 +107,11 @@ export class RowSource {
     const names = new Set(live.map((r) => r.name));
     const disk = this.#disk.filter((r) => !names.has(r.name)).map((r) => diskRow(r, this.#git.get(r.name)));
     return orderRows([...live, ...disk]);
+  }
+
+  /** The relays on disk `--resume --all` goes on with. */
+  resumable(): RelayRun[] {
+    return this.#disk.filter(resumable);
   }
 
   onDisk(name: string): RelayRun | undefined {

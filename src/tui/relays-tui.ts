@@ -86,14 +86,15 @@ export class RelaysTui {
     }
   };
 
-  /** The dashboard on screen: every relay of the repository, the ones on disk read again. */
-  showDashboard(): void {
+  /** The dashboard on screen: every relay of the repository, the ones on disk read again; `resumeAll`: each not done goes on here. */
+  showDashboard(resumeAll = false): void {
     this.#active?.compositor.suspend();
     this.#active = null;
     this.#reload();
     this.#paint();
     clearInterval(this.#timer);
     this.#timer = setInterval(() => this.#reload(true), DASHBOARD_EVERY_MS);
+    if (resumeAll) for (const run of this.#source.resumable()) void this.#attempt(run.name, () => this.#resume(run.name));
   }
 
   /** `view` on screen (the dashboard's timer stopped: nothing is read while it is hidden). */
@@ -251,16 +252,13 @@ export class RelaysTui {
     switch (action.kind) {
       case 'open':
         if (view) return this.show(view);
-        return this.#attempt(action.name, async () => this.show(await this.#resume(action.name, options)));
+        return this.#attempt(action.name, () => this.#resume(action.name, true));
       case 'pause':
         if (view) view.runner.dispatch({ type: 'pause' });
         return;
       case 'resume':
         if (view) view.runner.dispatch({ type: 'resume' });
-        else
-          await this.#attempt(action.name, async () => {
-            await this.#resume(action.name, options);
-          });
+        else await this.#attempt(action.name, () => this.#resume(action.name));
         return;
       case 'merge':
         if (view && view.runner.state.phase === 'running') return this.#say(`${action.name} is working: pause it first`);
@@ -281,12 +279,14 @@ export class RelaysTui {
     }
   }
 
-  async #resume(name: string, options: Options): Promise<RelayView> {
+  /** A relay on disk picked up by this relevo (`show`: and put on screen). */
+  async #resume(name: string, show = false): Promise<void> {
     const run = this.#source.onDisk(name);
     if (run === undefined) throw new RelayError(`no relay ${name}`);
     if (run.live !== null) throw new RelayError(`${name} runs in another relevo-tui (pid ${run.live})`);
-    const resumed: Options = { ...options, resume: run.dir.split('/').at(-1)! };
-    return this.#open(resumedRelays(resumed, this.#ctx.env), resumed);
+    const resumed: Options = { ...this.#ctx.options, resume: run.dir.split('/').at(-1)! };
+    const view = await this.#open(resumedRelays(resumed, this.#ctx.env), resumed);
+    if (show) this.show(view);
   }
 
   async #attempt(what: string, work: () => Promise<void>): Promise<void> {

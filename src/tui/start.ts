@@ -1,10 +1,27 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Options } from '../app/config/options.js';
 import type { RelayOpen } from '../app/run/setup.js';
+import { stateDirPath } from '../app/store/state-dir.js';
 import type { EarlyTui } from './early-tui.js';
 import { firstStore } from './first-store.js';
 import { pickAgents } from './picker/pick-agents.js';
 import { Compositor, firstLayout } from './view/compositor.js';
 import { RealTerminal, type TerminalIo } from './view/terminal.js';
+
+/** `relevo-tui` with nothing to start: no goal, demo, run to resume, relay to make or panes to attach to. */
+const plainStart = (o: Options, site: RelayOpen): boolean =>
+  o.resume === false && o.goal === undefined && !o.demo && site.site === undefined && o.backend.kind === 'local';
+
+/**
+ * Relays of this repository wait to go on (not done, held by no live relevo). Only relays claim
+ * ports: without `<state dir>/ports/` no journal is read, and the first frame waits for nothing.
+ */
+async function relaysWaiting(stateDir: string): Promise<boolean> {
+  if (!existsSync(join(stateDir, 'ports'))) return false;
+  const { resumableRelays } = await import('../app/commands/fleet.js');
+  return resumableRelays(stateDir).length > 0;
+}
 
 /**
  * `relevo-tui` without `--headless`: the agents picked if nothing names them, the terminal taken and
@@ -18,8 +35,10 @@ export async function startTui(
   site: RelayOpen = {},
 ): Promise<number> {
   const cwd = process.cwd();
+  // `--resume --all`, or a plain start where relays wait to go on: the dashboard first, no relay opened.
+  const dashboard = given.all || (plainStart(given, site) && (await relaysWaiting(stateDirPath(given.stateDir, cwd))));
   // Nothing names the agents: the person picks them before any starts (pick-agents.tsx), or quits.
-  const picked = await pickAgents(given, env, io, cwd);
+  const picked = dashboard ? { options: given, started: () => {} } : await pickAgents(given, env, io, cwd);
   if (typeof picked === 'number') return picked;
   const { options } = picked;
   const term = new RealTerminal(io, { mouse: options.mouse });
@@ -45,6 +64,7 @@ export async function startTui(
   const early: EarlyTui = {
     options,
     relay: site,
+    dashboard,
     term,
     store,
     compositor,

@@ -5,14 +5,12 @@ import { ConfigError } from '../faults/errors.js';
 import { StartGate } from '../relays/starting.js';
 import { stateDirPath } from '../store/state-dir.js';
 import { driveRun, EXIT_DONE, EXIT_PAUSED, Interrupts, type Io } from './headless.js';
-import { listRelays, resumedRelays } from './relays.js';
+import { listRelays, resumable, resumedRelays } from './relays.js';
 
 const EXIT_REFUSED = 2;
 
-/** The relays `--resume --all` goes on with: not done, not given up before their goal, not held by another live relevo. */
-export function resumableRelays(stateDir: string) {
-  return listRelays(stateDir).filter((r) => r.live === null && r.summary.state !== 'done' && r.summary.state !== 'no_goal');
-}
+/** The relays `--resume --all` goes on with. */
+export const resumableRelays = (stateDir: string) => listRelays(stateDir).filter(resumable);
 
 /**
  * Drives each resumable relay to done or its first pause, at most `--max-starting` starting their agents

@@ -64,6 +64,9 @@ export function resumedRelays(options: Options, env: NodeJS.ProcessEnv, cwd = pr
 
 export type RelayRun = { readonly name: string; readonly dir: string; readonly summary: RunSummary; readonly live: number | null };
 
+/** A relay `--resume --all` goes on with: not done, not given up before its goal, held by no live relevo. */
+export const resumable = (r: RelayRun): boolean => r.live === null && r.summary.state !== 'done' && r.summary.state !== 'no_goal';
+
 /** Every relay of the state directory with its newest run: what it is doing (from its journal) and the relevo holding it. */
 export function listRelays(stateDir: string): RelayRun[] {
   const runsDir = join(stateDir, 'runs');
