@@ -28,11 +28,10 @@ describe('several relays in one relevo, in tmux', () => {
     const root = join(dir, 'shop');
     mkdirSync(root);
     await gitRepo(root);
-    // The relays the dashboard starts run the agents relevo.toml names.
+    // Every relay of this relevo runs its agents: each builder asks for a permission on its first turn.
     const sim = (role: 'planner' | 'builder', ...flags: string[]) => quote(simArgv(role, '1500', ...flags));
-    writeFileSync(join(root, 'relevo.toml'), `planner = ${JSON.stringify(sim('planner'))}\nbuilder = ${JSON.stringify(sim('builder'))}\n`);
-    // The first relay's builder asks for a permission on its first turn: that relay waits on the person.
-    const first = [process.execPath, BIN, 'new', '--goal', 'Guard the api', '--builder', sim('builder', '--misbehave', 'permission:1')];
+    const agents = ['--planner', sim('planner'), '--builder', sim('builder', '--misbehave', 'permission:1')];
+    const first = [process.execPath, BIN, 'new', '--goal', 'Guard the api', ...agents];
     await session(120, 30, root, `env ${AUTHOR.join(' ')} ${quote(first)}; echo "exited with $?"; sleep 60`);
     await untilScreen('the first relay running', (s) => / · running/.test(band(s)));
 
@@ -49,31 +48,53 @@ describe('several relays in one relevo, in tmux', () => {
     await execa('git', ['add', 'pages.ts'], { cwd: pages });
     await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'pages'], { cwd: pages });
 
+    // On the dashboard, the three made from it are answered: each found (/), opened (Enter), its builder's prompt confirmed, back (C-] w).
+    const others = ['add-pagination', 'fix-the-login', 'write-the-docs'];
     await keys('C-]', 'w');
+    for (const name of others) {
+      await untilScreen(`${name} blocked`, (s) => onDashboard(s) && /blocked/.test(rowOf(s, `relevo/${name}`)), 60_000);
+      await keys('/');
+      await keys('-l', name);
+      await keys('Enter');
+      await keys('Enter');
+      await untilScreen(`${name}'s prompt on screen`, (s) => s.includes('Do you want to proceed?') && band(s).includes('builder: sim ◆'));
+      await keys('C-]', 'o');
+      await keys('Enter');
+      await untilScreen(`${name} going on`, (s) => !s.includes('Do you want to proceed?'));
+      await keys('C-]', 'w');
+      await untilScreen('the dashboard', onDashboard);
+      await keys('/');
+      await keys('Escape');
+    }
+    // The relay still blocked is listed first, before the ones done; the commit shows as lines added and one commit ahead.
     const listed = await untilScreen(
-      'the dashboard with the blocked relay first and the figures of the commit',
-      (s) => onDashboard(s) && /blocked/.test(rowOf(s, 'relevo/guard-the-api')) && /\+2 −0 +↑1 ↓0/.test(rowOf(s, 'relevo/add-pagination')),
+      'the three others done, the blocked relay first',
+      (s) =>
+        onDashboard(s) &&
+        others.every((n) => /done/.test(rowOf(s, `relevo/${n}`))) &&
+        /\+2 −0 +↑1 ↓0/.test(rowOf(s, 'relevo/add-pagination')),
+      120_000,
     );
-    const lines = listed.split('\n');
-    expect(lines[0]).toMatch(/^relevo · 4 relays · 1 needs you/);
-    expect(lines.findIndex((l) => l.includes('relevo/guard-the-api'))).toBeLessThan(
-      Math.min(...['add-pagination', 'fix-the-login', 'write-the-docs'].map((n) => lines.findIndex((l) => l.includes(`relevo/${n}`)))),
+    const rows = listed.split('\n');
+    expect(rows[0]).toMatch(/^relevo · 4 relays · 4 need you/);
+    expect(rowOf(listed, 'relevo/guard-the-api')).toMatch(/^. relevo\/guard-the-api +blocked +1\/10 → builder/);
+    expect(rows.findIndex((l) => l.includes('relevo/guard-the-api'))).toBeLessThan(
+      Math.min(...others.map((n) => rows.findIndex((l) => l.includes(`relevo/${n}`)))),
     );
-    expect(rowOf(listed, 'relevo/fix-the-login')).toMatch(/ \d+\/10 /);
+    expect(rowOf(listed, 'relevo/fix-the-login')).toMatch(/done ✓ +3\/10 /);
 
-    // Enter opens the blocked relay (selected first); the person answers its prompt there.
+    // Enter opens the blocked relay (the top row); the person answers its prompt there.
+    await keys('Up', 'Up', 'Up');
+    await untilScreen('the top row selected', (s) => rowOf(s, 'relevo/guard-the-api').startsWith('▸'));
     await keys('Enter');
     await untilScreen('the blocked relay on screen', (s) => s.includes('goal: Guard the api') && s.includes('Do you want to proceed?'));
     await keys('C-]', 'o');
     await keys('Enter');
-    await untilScreen('the relay going on', (s) => !s.includes('Do you want to proceed?'));
+    await untilScreen('the last relay done', (s) => / · done/.test(band(s)) && s.includes('goal: Guard the api'), 120_000);
     await keys('C-]', 'w');
     await untilScreen(
       'all four done',
-      (s) =>
-        onDashboard(s) &&
-        ['guard-the-api', 'add-pagination', 'fix-the-login', 'write-the-docs'].every((n) => /done/.test(rowOf(s, `relevo/${n}`))),
-      120_000,
+      (s) => onDashboard(s) && ['guard-the-api', ...others].every((n) => /done/.test(rowOf(s, `relevo/${n}`))),
     );
     await keys('q');
     await untilScreen('relevo gone', (s) => s.includes('exited with 0'));
