@@ -17,6 +17,8 @@ export type TableLine = { readonly id: string; readonly spans: readonly Span[]; 
 export type DashboardView = { readonly rows: readonly RelayRow[]; readonly state: DashboardState; readonly now: number };
 
 export const FOOTER_KEYS = '↑↓ move · Enter open · c new · p pause · r resume · m merge · x remove · / filter · q quit';
+/** The keys, shorter when the terminal is narrower: spaced by two spaces, then Enter as ⏎ (80 columns hold that), then cut. */
+const FOOTER_FORMS = [FOOTER_KEYS, FOOTER_KEYS.replaceAll(' · ', '  '), FOOTER_KEYS.replaceAll(' · ', '  ').replace('Enter', '⏎')];
 export const EMPTY_TEXT = 'no relays yet — c starts one';
 const LABELS: Readonly<Record<RowGroup, string>> = { 'needs-you': 'needs you', working: 'working', rest: 'idle · finished' };
 
@@ -126,8 +128,7 @@ function footer(view: DashboardView, cols: number): TableLine {
       selected: false,
     };
   }
-  // Too wide with its dots: the keys spaced by two spaces instead (80 columns hold them so), else cut.
-  const keys = columns(FOOTER_KEYS) <= cols ? FOOTER_KEYS : fit(FOOTER_KEYS.replaceAll(' · ', '  '), cols);
+  const keys = FOOTER_FORMS.find((form) => columns(form) <= cols) ?? fit(FOOTER_FORMS.at(-1)!, cols);
   return { id: 'footer', spans: [{ id: 'keys', text: keys, tone: 'dim' }], selected: false };
 }
 
