@@ -206,6 +206,7 @@ export class RelaysTui {
   #paint(): void {
     if (this.#closed || this.#active !== null) return;
     const view = { rows: this.#rows(), state: this.#dash, now: Date.now(), prompt: this.#prompt, notice: this.#notice };
+
     this.#screen ??= new DashboardScreen(this.#ctx.term, view, { plain: noColor(this.#ctx.env) });
     this.#screen.show(view);
   }

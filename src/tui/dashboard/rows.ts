@@ -49,10 +49,20 @@ export function groupOf(row: RelayRow): RowGroup {
   return row.phase === 'working' || row.phase === 'starting' ? 'working' : 'rest';
 }
 
-/** Needs you first, then working and starting, then idle, ended and merged; in each the most recently changed first (stable). */
+/** Within "needs you", the most pressing first: an agent blocked, a pause, a held draft, a stall, then done and not merged. */
+function urgency(row: RelayRow): number {
+  if (row.attention === 'blocked') return 0;
+  if (row.phase === 'paused') return 1;
+  if (row.attention === 'draft') return 2;
+  if (row.attention === 'stalled') return 3;
+  return 4;
+}
+
+/** Needs you first (the most pressing first), then working and starting, then idle, ended and merged; in each the most recently changed first (stable). */
 export function orderRows(rows: readonly RelayRow[]): RelayRow[] {
   const rank = (row: RelayRow) => GROUPS.indexOf(groupOf(row));
-  return [...rows].sort((a, b) => rank(a) - rank(b) || b.changedAt - a.changedAt);
+  const pressing = (row: RelayRow) => (groupOf(row) === 'needs-you' ? urgency(row) : 0);
+  return [...rows].sort((a, b) => rank(a) - rank(b) || pressing(a) - pressing(b) || b.changedAt - a.changedAt);
 }
 
 /** The rows whose name, reason or last handoff holds `query` (any case); every row for an empty query. */

@@ -14,7 +14,15 @@ export type Span = { readonly id: string; readonly text: string; readonly tone: 
 /** One line of the screen; a selected line is drawn inverse across the whole width. */
 export type TableLine = { readonly id: string; readonly spans: readonly Span[]; readonly selected: boolean };
 
-export type DashboardView = { readonly rows: readonly RelayRow[]; readonly state: DashboardState; readonly now: number };
+export type DashboardView = {
+  readonly rows: readonly RelayRow[];
+  readonly state: DashboardState;
+  readonly now: number;
+  /** The goal of a new relay being typed (`c`), shown on the last line. */
+  readonly prompt?: { readonly text: string; readonly cursor: number } | null;
+  /** What the last action said (a merge done, a refusal), until the next key. */
+  readonly notice?: string | null;
+};
 
 export const FOOTER_KEYS = '↑↓ move · Enter open · c new · p pause · r resume · m merge · x remove · / filter · q quit';
 /** The keys, shorter when the terminal is narrower: spaced by two spaces, then Enter as ⏎ (80 columns hold that), then cut. */
@@ -112,8 +120,30 @@ function titleText(view: DashboardView, shown: number): string {
   return parts.join(' · ');
 }
 
+/** `goal › ` and the text typed, the cursor shown as a bar, its end kept in view. */
+function promptLine(prompt: NonNullable<DashboardView['prompt']>, cols: number): TableLine {
+  const chars = [...prompt.text];
+  const typed = `${chars.slice(0, prompt.cursor).join('')}▏${chars.slice(prompt.cursor).join('')}`;
+  const lead = 'goal › ';
+  const room = Math.max(1, cols - columns(lead));
+  let tail = typed;
+  while (columns(tail) > room - 1 && tail !== '') tail = [...tail].slice(1).join('');
+  const shown = columns(typed) <= room ? typed : `…${tail}`;
+  const hint = fit('  Enter starts the relay · Esc cancels', cols - columns(lead) - columns(shown));
+  return {
+    id: 'footer',
+    spans: [
+      { id: 'typed', text: fit(`${lead}${shown}`, cols), tone: 'ask' },
+      { id: 'hint', text: hint, tone: 'dim' },
+    ],
+    selected: false,
+  };
+}
+
 function footer(view: DashboardView, cols: number): TableLine {
   const { state } = view;
+  if (view.prompt) return promptLine(view.prompt, cols);
+  if (view.notice) return { id: 'footer', spans: [{ id: 'notice', text: fit(view.notice, cols), tone: 'ask' }], selected: false };
   if (state.confirm !== null)
     return { id: 'footer', spans: [{ id: 'ask', text: fit(confirmText(state.confirm, view.rows), cols), tone: 'ask' }], selected: false };
   if (state.filtering) {
