@@ -19,7 +19,13 @@ const undo = undoAfterEach();
 const AUTHOR = ['GIT_AUTHOR_NAME=t', 'GIT_AUTHOR_EMAIL=t@t', 'GIT_COMMITTER_NAME=t', 'GIT_COMMITTER_EMAIL=t@t'];
 /** The dashboard's row of `name` (the selected one starts with ▸). */
 const rowOf = (screen: string, name: string) => screen.split('\n').find((l) => l.slice(2).startsWith(`${name} `)) ?? '';
-const onDashboard = (s: string) => s.startsWith('relevo · ') && s.includes('↑↓ move');
+/** The relays made from the dashboard: branch slug → goal. */
+const GOALS: Readonly<Record<string, string>> = {
+  'add-pagination': 'Add pagination',
+  'fix-the-login': 'Fix the login',
+  'write-the-docs': 'Write the docs',
+};
+const onDashboard = (s: string) => /^relevo · \d+ relays?\b/.test(s);
 
 describe('several relays in one relevo, in tmux', () => {
   it('four relays (one from `new`, three from the dashboard) run at once to done; the blocked one is listed first; Enter and C-] w move between views', async () => {
@@ -35,7 +41,7 @@ describe('several relays in one relevo, in tmux', () => {
     await session(120, 30, root, `env ${AUTHOR.join(' ')} ${quote(first)}; echo "exited with $?"; sleep 60`);
     await untilScreen('the first relay running', (s) => / · running/.test(band(s)));
 
-    for (const goal of ['Add pagination', 'Fix the login', 'Write the docs']) {
+    for (const goal of Object.values(GOALS)) {
       await keys('C-]', 'c');
       await untilScreen('the goal asked on the dashboard', (s) => onDashboard(s) && s.split('\n').some((l) => l.startsWith('goal › ')));
       await keys('-l', goal);
@@ -49,7 +55,7 @@ describe('several relays in one relevo, in tmux', () => {
     await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'pages'], { cwd: pages });
 
     // On the dashboard, the three made from it are answered: each found (/), opened (Enter), its builder's prompt confirmed, back (C-] w).
-    const others = ['add-pagination', 'fix-the-login', 'write-the-docs'];
+    const others = Object.keys(GOALS);
     await keys('C-]', 'w');
     for (const name of others) {
       await untilScreen(`${name} blocked`, (s) => onDashboard(s) && /blocked/.test(rowOf(s, `relevo/${name}`)), 60_000);
@@ -57,8 +63,10 @@ describe('several relays in one relevo, in tmux', () => {
       await keys('-l', name);
       await keys('Enter');
       await keys('Enter');
-      await untilScreen(`${name}'s prompt on screen`, (s) => s.includes('Do you want to proceed?') && band(s).includes('builder: sim ◆'));
+      await untilScreen(`${name}'s view`, (s) => s.includes(`goal: ${GOALS[name]}`));
+      // At this width one pane shows at a time: the builder's, with its prompt, once it has the focus.
       await keys('C-]', 'o');
+      await untilScreen(`${name}'s prompt on screen`, (s) => s.includes('Do you want to proceed?'));
       await keys('Enter');
       await untilScreen(`${name} going on`, (s) => !s.includes('Do you want to proceed?'));
       await keys('C-]', 'w');
@@ -87,8 +95,9 @@ describe('several relays in one relevo, in tmux', () => {
     await keys('Up', 'Up', 'Up');
     await untilScreen('the top row selected', (s) => rowOf(s, 'relevo/guard-the-api').startsWith('▸'));
     await keys('Enter');
-    await untilScreen('the blocked relay on screen', (s) => s.includes('goal: Guard the api') && s.includes('Do you want to proceed?'));
+    await untilScreen('the blocked relay on screen', (s) => s.includes('goal: Guard the api'));
     await keys('C-]', 'o');
+    await untilScreen('its prompt', (s) => s.includes('Do you want to proceed?'));
     await keys('Enter');
     await untilScreen('the last relay done', (s) => / · done/.test(band(s)) && s.includes('goal: Guard the api'), 120_000);
     await keys('C-]', 'w');
