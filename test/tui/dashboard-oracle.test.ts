@@ -17,7 +17,8 @@ const { dashboardInput, initialDashboard } = await import('../../src/tui/dashboa
 const { RealTerminal } = await import('../../src/tui/view/terminal.js');
 const { FOUR, NOW, relayRow } = await import('../helpers/relay-rows.js');
 const { rng } = await import('../helpers/random-output.js');
-const { difference, MARGIN, outside, PersonTerminal } = await import('../helpers/screen-oracle.js');
+const { againstFresh } = await import('../helpers/fresh-paint.js');
+const { PersonTerminal } = await import('../helpers/screen-oracle.js');
 const { quietStdin, stub } = await import('../helpers/stub.js');
 
 type Person = InstanceType<typeof PersonTerminal>;
@@ -84,13 +85,7 @@ describe('the dashboard on a terminal that changes size', () => {
           live.show(view);
           done.push('a relay changed');
         }
-        await person.parse();
-        const fresh = new PersonTerminal(person.columns, person.rows, MARGIN);
-        const screen = dashboard(fresh, view);
-        await fresh.parse();
-        const wrong = outside(fresh) ?? difference(person.screen, fresh.screen);
-        screen.dispose();
-        fresh.screen.dispose();
+        const wrong = await againstFresh(person, (fresh) => dashboard(fresh, view));
         if (wrong !== null) expect.fail(`seed ${seed}, after ${done.join(', ')}:\n${wrong}`);
       }
     } finally {
