@@ -57,6 +57,19 @@ function change(rows: readonly RelayRow[], r: (n: number) => number, now: number
   });
 }
 
+/** The last line taken by a new relay's goal being typed (the cursor anywhere in it), or by a notice, or given back to the keys. */
+function footerLine(r: (n: number) => number): Pick<DashboardView, 'prompt' | 'notice'> {
+  const text = [...'Add pagination to /users 日本語 🚀 and keep going past the edge of a narrow terminal'].slice(0, r(90)).join('');
+  switch (r(3)) {
+    case 0:
+      return { prompt: { text, cursor: r([...text].length + 1) }, notice: null };
+    case 1:
+      return { prompt: null, notice: `merged ${text}` };
+    default:
+      return { prompt: null, notice: null };
+  }
+}
+
 describe('the dashboard on a terminal that changes size', () => {
   it.each([1, 2, 3])('seed %i: after every key, change and resize the screen equals a fresh paint of the dashboard', async (seed) => {
     const r = rng(seed);
@@ -67,7 +80,7 @@ describe('the dashboard on a terminal that changes size', () => {
     const done: string[] = [];
     try {
       for (let step = 0; step < 60; step++) {
-        const kind = r(3);
+        const kind = r(4);
         if (kind === 0) {
           const sizes = Array.from({ length: 1 + r(3) }, (): [number, number] =>
             r(6) === 0 ? [5 + r(30), 2 + r(8)] : [30 + r(200), 8 + r(60)],
@@ -79,6 +92,10 @@ describe('the dashboard on a terminal that changes size', () => {
           view = { ...view, state: dashboardInput(view.state, view.rows, key).state };
           live.show(view);
           done.push(JSON.stringify(key));
+        } else if (kind === 2) {
+          view = { ...view, ...footerLine(r) };
+          live.show(view);
+          done.push(`footer ${JSON.stringify({ prompt: view.prompt, notice: view.notice })}`);
         } else {
           const now = view.now + r(100_000);
           view = { ...view, rows: change(view.rows, r, now), now };

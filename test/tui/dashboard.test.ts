@@ -13,7 +13,7 @@ import { FOUR, NOW, relayRow } from '../helpers/relay-rows.js';
 const names = (rows: readonly { name: string }[]) => rows.map((row) => row.name);
 
 describe('the dashboard’s rows', () => {
-  it('orders needs-you first (blocked, paused, a draft, stalled, done and not merged), then working and starting, then the rest; newest first in each', () => {
+  it('orders needs-you first, the most pressing first (blocked, paused, a draft, stalled, done and not merged), then working and starting, then the rest; newest first in each', () => {
     const rows = [
       relayRow('idle-new', { phase: 'idle', changedAt: NOW }),
       relayRow('working-old', { changedAt: NOW - 50_000 }),
@@ -27,10 +27,10 @@ describe('the dashboard’s rows', () => {
       relayRow('stalled', { attention: 'stalled', changedAt: NOW - 60_000 }),
     ];
     expect(names(orderRows(rows))).toEqual([
-      'paused',
-      'stalled',
-      'draft',
       'blocked',
+      'paused',
+      'draft',
+      'stalled',
       'done',
       'starting',
       'working-old',
