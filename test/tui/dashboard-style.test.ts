@@ -13,7 +13,13 @@ const { FOUR, NOW } = await import('../helpers/relay-rows.js');
 function frame(plain: boolean): string {
   let written = '';
   const screen = new DashboardScreen(
-    { cols: 80, rows: 24, write: (data: string) => void (written += data) },
+    {
+      cols: 80,
+      rows: 24,
+      write: (data: string) => {
+        written += data;
+      },
+    },
     { rows: FOUR, state: initialDashboard, now: NOW },
     { plain },
   );

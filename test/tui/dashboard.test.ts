@@ -47,12 +47,14 @@ describe('the dashboard’s rows', () => {
     expect(names(orderRows([...rows].reverse()))).toEqual(['d', 'b', 'a', 'c']);
   });
 
-  it('filters by name, reason or last handoff, in any case', () => {
+  it('filters by name, state (its reason, its attention flag) or last handoff, in any case', () => {
     const rows = [
       relayRow('relevo/pagination', { lastHandoff: 'Cursor pages' }),
       relayRow('relevo/limits', { phase: 'paused', reason: 'rate_limited' }),
-      relayRow('relevo/docs', { lastHandoff: null }),
+      relayRow('relevo/docs', { lastHandoff: null, attention: 'blocked' }),
     ];
+    expect(names(filterRows(rows, 'Blocked'))).toEqual(['relevo/docs']);
+    expect(names(filterRows(rows, 'paused'))).toEqual(['relevo/limits']);
     expect(names(filterRows(rows, 'PAG'))).toEqual(['relevo/pagination']);
     expect(names(filterRows(rows, 'rate_'))).toEqual(['relevo/limits']);
     expect(names(filterRows(rows, 'cursor'))).toEqual(['relevo/pagination']);

@@ -3,8 +3,9 @@ import type { InstalledAgent } from '../../src/app/config/installed.js';
 import { PickerScreen } from '../../src/tui/picker/picker-screen.js';
 import { initialPicker, type PickerKey, type PickerState, pickerStep } from '../../src/tui/picker/picker-state.js';
 import { RealTerminal } from '../../src/tui/view/terminal.js';
+import { againstFresh } from '../helpers/fresh-paint.js';
 import { rng } from '../helpers/random-output.js';
-import { difference, MARGIN, outside, PersonTerminal } from '../helpers/screen-oracle.js';
+import { PersonTerminal } from '../helpers/screen-oracle.js';
 import { quietStdin, stub } from '../helpers/stub.js';
 
 const found: InstalledAgent[] = ['claude', 'codex', 'gemini', 'opencode', 'qwen'].map((p) => ({
@@ -46,13 +47,7 @@ describe('the agent picker on a terminal that changes size', () => {
           live.show(state);
           done.push(key);
         }
-        await person.parse();
-        const fresh = new PersonTerminal(person.columns, person.rows, MARGIN);
-        const screen = picker(fresh, state);
-        await fresh.parse();
-        const wrong = outside(fresh) ?? difference(person.screen, fresh.screen);
-        screen.dispose();
-        fresh.screen.dispose();
+        const wrong = await againstFresh(person, (fresh) => picker(fresh, state));
         if (wrong !== null) expect.fail(`seed ${seed}, after ${done.join(', ')}:\n${wrong}`);
       }
     } finally {

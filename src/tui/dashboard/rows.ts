@@ -65,11 +65,14 @@ export function orderRows(rows: readonly RelayRow[]): RelayRow[] {
   return [...rows].sort((a, b) => rank(a) - rank(b) || pressing(a) - pressing(b) || b.changedAt - a.changedAt);
 }
 
-/** The rows whose name, reason or last handoff holds `query` (any case); every row for an empty query. */
+/**
+ * The rows whose name, state as shown (its pause reason or attention flag: `paused: rate_limited`,
+ * `blocked`) or last handoff holds `query` (any case); every row for an empty query.
+ */
 export function filterRows(rows: readonly RelayRow[], query: string): RelayRow[] {
   const needle = query.toLowerCase();
   if (needle === '') return [...rows];
-  return rows.filter((row) => [row.name, row.reason, row.lastHandoff].some((field) => field?.toLowerCase().includes(needle)));
+  return rows.filter((row) => [row.name, stateText(row), row.lastHandoff].some((field) => field?.toLowerCase().includes(needle)));
 }
 
 /** How many relays other than `current` need the person (for the band of one relay's view). */

@@ -24,10 +24,10 @@ export type DashboardView = {
   readonly notice?: string | null;
 };
 
-export const FOOTER_KEYS = '↑↓ move · Enter open · c new · p pause · r resume · m merge · x remove · / filter · q quit';
+const FOOTER_KEYS = '↑↓ move · Enter open · c new · p pause · r resume · m merge · x remove · / filter · q quit';
 /** The keys, shorter when the terminal is narrower: spaced by two spaces, then Enter as ⏎ (80 columns hold that), then cut. */
 const FOOTER_FORMS = [FOOTER_KEYS, FOOTER_KEYS.replaceAll(' · ', '  '), FOOTER_KEYS.replaceAll(' · ', '  ').replace('Enter', '⏎')];
-export const EMPTY_TEXT = 'no relays yet — c starts one';
+const EMPTY_TEXT = 'no relays yet — c starts one';
 const LABELS: Readonly<Record<RowGroup, string>> = { 'needs-you': 'needs you', working: 'working', rest: 'idle · finished' };
 
 type ColumnId = 'name' | 'state' | 'round' | 'turn' | 'diff' | 'git' | 'age' | 'handoff';
@@ -241,9 +241,4 @@ function edged(spans: readonly Span[], cols: number, pad: boolean): Span[] {
   }
   if (pad && used < cols) out.push({ id: 'pad', text: ' '.repeat(cols - used), tone: 'plain' });
   return out;
-}
-
-/** A line's text, without its styles. */
-export function lineText(line: TableLine): string {
-  return line.spans.map((span) => span.text).join('');
 }
