@@ -38,7 +38,7 @@ describe('several relays in one relevo, in tmux', () => {
     const sim = (role: 'planner' | 'builder', ...flags: string[]) => quote(simArgv(role, '1500', ...flags));
     const agents = ['--planner', sim('planner'), '--builder', sim('builder', '--misbehave', 'permission:1')];
     const first = [process.execPath, BIN, 'new', '--goal', 'Guard the api', ...agents];
-    await session(120, 30, root, `env ${AUTHOR.join(' ')} ${quote(first)}; echo "exited with $?"; sleep 60`);
+    await session(200, 30, root, `env ${AUTHOR.join(' ')} ${quote(first)}; echo "exited with $?"; sleep 60`);
     await untilScreen('the first relay running', (s) => / · running/.test(band(s)));
 
     for (const goal of Object.values(GOALS)) {
@@ -64,7 +64,7 @@ describe('several relays in one relevo, in tmux', () => {
       await keys('Enter');
       await keys('Enter');
       await untilScreen(`${name}'s view`, (s) => s.includes(`goal: ${GOALS[name]}`));
-      // At this width one pane shows at a time: the builder's, with its prompt, once it has the focus.
+      // The builder's pane takes the keys: its prompt is confirmed there.
       await keys('C-]', 'o');
       await untilScreen(`${name}'s prompt on screen`, (s) => s.includes('Do you want to proceed?'));
       await keys('Enter');
