@@ -292,6 +292,19 @@ describe('PanePainter', () => {
     painter.dispose();
   });
 
+  it('a painter made for a pane that was hidden paints nothing out of turn for an echo from before: the relayout paints it whole', async () => {
+    const pane = screen(16, 5);
+    pane.typed();
+    await pane.write('echoed');
+    const out = new Sink();
+    const painter = new PanePainter(out, pane, RECT);
+    // A relayout: the painter is invalidated, then its rows go into the frame after the screen's clear.
+    painter.invalidate();
+    expect(out.take()).toBe('');
+    expect(painter.damage()).toContain('echoed');
+    painter.dispose();
+  });
+
   it('invalidate() and resize() repaint everything', async () => {
     const pane = screen(16, 5);
     await pane.write('abc');

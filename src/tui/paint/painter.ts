@@ -80,6 +80,8 @@ export class PanePainter {
     this.#screen = screen;
     this.#rect = normalize(rect);
     this.#painted = new Array<string | undefined>(this.#rect.height);
+    // Echoes from before it existed are in the screen it paints whole: none is painted out of turn (before a relayout's clear).
+    this.#echoPainted = screen.echoVersion;
     this.#interval = 1000 / Math.max(1, options.fps ?? 30);
     this.#now = options.now ?? (() => performance.now());
     this.#trailer = options.trailer;
