@@ -146,4 +146,28 @@ describe.concurrent('several relays, each in a worktree of its own', () => {
       }
     }
   });
+  it('one relay whose agent exits pauses alone: --resume --all drives the others to done and names it', async ({ onTestFinished }) => {
+    const { root, records } = await shop(onTestFinished);
+    // Relay 0's builder exits on its second turn after the resume; each relevo that makes a relay is killed at its second checkpoint.
+    const agents = (n: number) =>
+      ROLES.flatMap((role) => [
+        `--${role}`,
+        simCommand(
+          role,
+          '--record',
+          join(records, `${n}-${role}.record`),
+          ...(n === 0 && role === 'builder' ? ['--misbehave', 'exit:2'] : []),
+        ),
+      ]);
+    await Promise.all(
+      [0, 1, 2].map((n) => relevo(['new', '--headless', '--goal', `Task ${n}`, ...agents(n)], root, { RELEVO_FAILPOINT: 'checkpoint:2' })),
+    );
+    for (const r of relayRuns(root)) await until(`${r.relay.branch}'s agents to exit`, () => runProcesses(r.id).length === 0);
+    const all = await relevo(['--headless', '--resume', '--all'], root);
+    expect(all.exitCode).toBe(3);
+    expect(all.stderr).toMatch(/^relevo-tui: relevo\/task-0: paused: agent_exited \(builder\)[^\n]*$/);
+    const runs = relayRuns(root);
+    for (const r of runs.filter((r) => r.relay.branch !== 'relevo/task-0')) expectDoneExactlyOnce(r);
+    expect(runs.find((r) => r.relay.branch === 'relevo/task-0')?.lines.at(-1)).toMatchObject({ type: 'paused', reason: 'agent_exited' });
+  });
 });
