@@ -135,6 +135,8 @@ const KEYS: readonly (readonly [string, string])[] = [
   ['s', 'step mode'],
   ['[', 'copy mode (/ ? n N search, v select, y copy)'],
   ['h', 'history'],
+  ['w', 'the dashboard of every relay'],
+  ['c', 'a new relay (a worktree of its own)'],
   ['?', 'help'],
   ['q', 'quit'],
 ];
