@@ -23,7 +23,7 @@ export type Detection = {
   /** Id of the rule that decided, or null when none matched. */
   readonly rule: string | null;
   /** A `limited` rule's `reset` group: when the limit resets, as the screen says it. */
-  readonly reset?: string;
+  readonly reset?: string | undefined;
 };
 
 function compileMatcher(m: Matcher): Test {

@@ -32,7 +32,7 @@ describe('a usage limit pauses the relay until its reset', () => {
       resumeAt: AT,
       profile: 'claude',
     });
-    expect(journal(r.effects).at(-1)).toEqual({
+    expect(journal([...r.effects]).at(-1)).toEqual({
       type: 'paused',
       reason: 'rate_limited',
       role: 'builder',
@@ -54,7 +54,7 @@ describe('a usage limit pauses the relay until its reset', () => {
     const paused = run([...builderTurn, limited()]);
     const r = step(config, paused.state, { type: 'limit-reset' });
     expect(r.state.phase).toBe('running');
-    expect(journal(r.effects)).toEqual([{ type: 'resumed', budget: config.maxRounds, limit_reset: true }]);
+    expect(journal([...r.effects])).toEqual([{ type: 'resumed', budget: config.maxRounds, limit_reset: true }]);
     const [notice] = deliveries(r.effects);
     expect(notice).toMatchObject({ kind: 'notice', cause: 'limit', to: 'builder' });
     expect(notice!.text).toContain("Your CLI's usage limit stopped your turn");
@@ -66,7 +66,7 @@ describe('a usage limit pauses the relay until its reset', () => {
   it('a person who resumes first gets the same, journaled without limit_reset', () => {
     const paused = run([...builderTurn, limited()]);
     const r = step(config, paused.state, { type: 'resume' });
-    expect(journal(r.effects)).toEqual([{ type: 'resumed', budget: config.maxRounds }]);
+    expect(journal([...r.effects])).toEqual([{ type: 'resumed', budget: config.maxRounds }]);
     expect(deliveries(r.effects)).toMatchObject([{ kind: 'notice', cause: 'limit', to: 'builder' }]);
   });
 
@@ -79,7 +79,7 @@ describe('a usage limit pauses the relay until its reset', () => {
   });
 
   it('a relay held for another relay’s limit (no role) sends its pending handoff at the reset', () => {
-    const held = run([{ type: 'start', goal: 'G' }, delivered('planner'), limited({ role: undefined, resetAt: AT })]);
+    const held = run([{ type: 'start', goal: 'G' }, delivered('planner'), { type: 'rate-limited', profile: 'claude', resetAt: AT }]);
     expect(journal(held.effects).at(-1)).toMatchObject({ type: 'paused', reason: 'rate_limited', profile: 'claude' });
     const r = step(config, held.state, { type: 'limit-reset' });
     expect(r.state.phase).toBe('running');
