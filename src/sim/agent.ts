@@ -131,7 +131,10 @@ class SimAgent {
   private handle(event: InputEvent): void {
     if (this.mode === 'permission') {
       const answer = permissionAnswer(event);
-      if (answer !== null) return this.answerPermission(answer);
+      if (answer !== null) {
+        this.answerPermission(answer);
+        return;
+      }
       if (event.type !== 'ctrl-c' && event.type !== 'ctrl-d') return;
     }
     const edited = edit(this.box, event);
