@@ -92,6 +92,8 @@ export class FakeAnthropic extends FakeModelServer {
    * the per-key ones (`anthropic-ratelimit-requests-reset`, an RFC 3339 time).
    */
   #limited(record: RecordedRequest, res: http.ServerResponse, until: number): void {
+    // A turn's request, answered with the limit instead of the script.
+    record.kind = 'main';
     const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
     this.json(
       record,

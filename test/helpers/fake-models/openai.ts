@@ -65,6 +65,8 @@ export class FakeOpenAI extends FakeModelServer {
    * seconds, `resets_in_seconds`).
    */
   #limited(record: RecordedRequest, res: http.ServerResponse, until: number): void {
+    // A turn's request, answered with the limit instead of the script.
+    record.kind = 'main';
     const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
     const span = `${Math.floor(seconds / 3600)}h${Math.floor((seconds % 3600) / 60)}m${seconds % 60}s`;
     const error = {
