@@ -1,46 +1,13 @@
-/**
- * A usage limit end to end: the built simulator in real pseudo-terminals (`--misbehave limit:N`)
- * stops a turn on a usage-limit line that resets a few seconds ahead; the relay pauses
- * `rate_limited` with `resume_at`, goes on by itself at the reset, and reaches done with every
- * handoff delivered once (run `npm run build` first).
- */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/config/profiles.js';
-import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
-import { recorded, simArgv, tempDir } from '../helpers/cli.js';
-import { startRunner } from '../helpers/runner.js';
+import { simRelay } from '../helpers/sim-relay.js';
 import { undoAfterEach } from '../helpers/undo.js';
 import { until } from '../helpers/until.js';
 
 const undo = undoAfterEach();
 
-async function limitedRun(misbehave: Record<Role, string[]>) {
-  const cwd = tempDir('relevo-limit-');
-  const { runId, dir } = createRunDir(join(cwd, '.relevo'));
-  const journal = new Journal(dir);
-  const lines: JournalLine[] = [];
-  journal.onAppend((l) => lines.push(l));
-  const record = (role: Role) => join(cwd, `${role}-received.jsonl`);
-  const sim = loadProfile('sim', 'test');
-  const argv = (role: Role) => simArgv(role, '300', '--record', record(role), ...misbehave[role]);
-  const runner = await startRunner({
-    runId,
-    cwd,
-    env: { ...process.env, LANG: 'C.UTF-8' },
-    readyTimeoutMs: 20_000,
-    runDir: dir,
-    runPath: `.relevo/runs/${runId}`,
-    agents: { planner: { argv: argv('planner'), profile: sim }, builder: { argv: argv('builder'), profile: sim } },
-    journal,
-  });
-  undo.add(async () => {
-    await runner.stop();
-    journal.close();
-  });
-  return { runner, lines, received: (role: Role) => recorded(record(role)) };
-}
+const limitedRun = (misbehave: Record<Role, string[]>) =>
+  simRelay(undo, 'relevo-limit-', { planner: ['300', ...misbehave.planner], builder: ['300', ...misbehave.builder] });
 
 const deliveries = (lines: readonly JournalLine[]) =>
   lines.flatMap((l) => (l.type === 'delivered' ? [`${l.kind}:${l.from}>${l.to}:${l.round}`] : []));
