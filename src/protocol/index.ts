@@ -41,6 +41,7 @@ export {
   type Step,
 } from './relay-types.js';
 export { chromeStart, joinRows, type Reconstructed, type ReplyLayout, reconstructReply, type ScreenRow } from './reply.js';
+export { resetTime } from './reset-time.js';
 export { type CheckpointOnDisk, inOrder, type Restored, type RestoreInput, restoreState } from './restore.js';
 export { LANGS, type Lang, peerOf, ROLES, type Role } from './roles.js';
 export { normalizeReply, readingForm, sanitizeForTyping } from './sanitize.js';

@@ -1,9 +1,10 @@
 import { extract, normalizeBody } from './blocks.js';
 import { findLookalikes } from './header.js';
+import { afterLimit } from './limits.js';
 import { handoffMessage, preambleFor } from './messages.js';
 import { onCancelNote, onNote, reissue, takeNote } from './notes.js';
 import { goalMessage } from './prompts.js';
-import type { Effect, GoalMessage, Outgoing, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
+import type { Effect, GoalMessage, Outgoing, Pause, RelayConfig, RelayEvent, RelayState, Step } from './relay-types.js';
 import { afterRestart } from './restart.js';
 import { peerOf, type Role } from './roles.js';
 import { normalizeReply } from './sanitize.js';
@@ -37,13 +38,15 @@ export function initialState(config: RelayConfig): RelayState {
 const journal = (entry: JournalEntry): Effect => ({ type: 'journal', entry });
 const detailOf = (e: { readonly detail?: string }) => (e.detail !== undefined ? { detail: e.detail.slice(0, 240) } : {});
 
-function pause(state: RelayState, reason: PauseReason, extra: { role?: Role; detail?: string } = {}): Step {
+function pause(state: RelayState, reason: PauseReason, extra: Omit<Pause, 'reason'> = {}): Step {
   if (state.phase === 'done') return { state, effects: [] };
   const next: RelayState = { ...state, phase: 'paused', pause: { reason, ...extra } };
+  const { resumeAt, ...named } = extra;
   const entry: JournalEntry = {
     type: 'paused',
     reason,
-    ...extra,
+    ...named,
+    ...(resumeAt !== undefined ? { resume_at: new Date(resumeAt).toISOString() } : {}),
     ...(state.pending ? { pending_round: state.pending.round, pending_to: state.pending.to } : {}),
   };
   return { state: next, effects: [journal(entry)] };
@@ -198,6 +201,19 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       return { state, effects: [journal({ type: 'blocked', role: event.role, ...(event.detail ? { detail: event.detail } : {}) })] };
     case 'agent-unblocked':
       return { state, effects: [journal({ type: 'unblocked', role: event.role })] };
+    case 'rate-limited': {
+      if (state.phase !== 'running') return { state, effects: [] };
+      const { role, profile, resetAt, detail } = event;
+      return pause(state, 'rate_limited', {
+        ...(role !== undefined ? { role } : {}),
+        ...(detail !== undefined ? { detail: detail.slice(0, 240) } : {}),
+        ...(resetAt !== null ? { resumeAt: resetAt } : {}),
+        profile,
+      });
+    }
+    case 'limit-reset':
+      if (state.phase !== 'paused' || state.pause?.reason !== 'rate_limited') return { state, effects: [] };
+      return afterLimit(config, state, true, (s) => step(config, s, { type: 'resume' }));
     case 'blocked-timeout':
       if (state.phase !== 'running') return { state, effects: [] };
       return pause(state, 'agent_blocked', { role: event.role });
@@ -229,6 +245,7 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       return step(config, state, { type: 'pause', ...detailOf(event) });
     case 'resume': {
       if (state.phase !== 'paused') return { state, effects: [] };
+      if (state.pause?.reason === 'rate_limited') return afterLimit(config, state, false, (s) => step(config, s, { type: 'resume' }));
       const grant = state.pause?.reason === 'max_rounds';
       const budget = grant ? state.round + config.maxRounds : state.budget;
       const resumed: RelayState = { ...state, phase: 'running', pause: null, budget };

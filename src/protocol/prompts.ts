@@ -117,6 +117,8 @@ export type ResumeNoticeInput = {
   readonly handoff?: { readonly round: number; readonly from: Role; readonly path: string };
   /** The agent itself was started again (its process had exited), not relevo. */
   readonly agentRestarted?: boolean;
+  /** The agent's turn was stopped by its CLI's usage limit, which has reset. */
+  readonly limitReset?: boolean;
 };
 
 export function resumeNotice(lang: Lang, n: ResumeNoticeInput, preamble: string | null): string {
@@ -124,13 +126,17 @@ export function resumeNotice(lang: Lang, n: ResumeNoticeInput, preamble: string 
   const h = n.handoff;
   const es = lang === 'es';
   const lines: string[] = [];
-  const who = n.agentRestarted
+  const who = n.limitReset
     ? es
-      ? 'relevo te reinició (tu proceso había terminado)'
-      : 'relevo restarted you (your process had exited)'
-    : es
-      ? 'relevo se reinició'
-      : 'relevo was restarted';
+      ? 'El límite de uso de tu CLI detuvo tu turno (ya se restableció)'
+      : "Your CLI's usage limit stopped your turn (it has reset)"
+    : n.agentRestarted
+      ? es
+        ? 'relevo te reinició (tu proceso había terminado)'
+        : 'relevo restarted you (your process had exited)'
+      : es
+        ? 'relevo se reinició'
+        : 'relevo was restarted';
   if (h === undefined) {
     lines.push(
       es

@@ -70,6 +70,17 @@ export type Outgoing = GoalMessage | HandoffMessage | NoticeMessage;
 
 export type Phase = 'ready' | 'running' | 'paused' | 'done';
 
+/** Why the relay is paused; a `rate_limited` pause names the CLI's profile and, when known, when its limit resets. */
+export type Pause = {
+  readonly reason: PauseReason;
+  readonly role?: Role;
+  readonly detail?: string;
+  /** Epoch ms the limit resets (`rate_limited`). */
+  readonly resumeAt?: number;
+  /** The profile id of the CLI whose limit it is (`rate_limited`). */
+  readonly profile?: string;
+};
+
 export type RelayState = {
   readonly phase: Phase;
   /** The last round delivered to the builder. */
@@ -87,7 +98,7 @@ export type RelayState = {
   readonly introduced: Readonly<Record<Role, boolean>>;
   /** The agent is a new process of a resumed run: it has not seen the goal (until it is introduced). */
   readonly restarted: Readonly<Record<Role, boolean>>;
-  readonly pause: { readonly reason: PauseReason; readonly role?: Role; readonly detail?: string } | null;
+  readonly pause: Pause | null;
   readonly goal: string | null;
   readonly summary: string | null;
   /** Step mode: pause before each relay, the handoff kept pending until a resume sends it. */
@@ -122,6 +133,20 @@ export type RelayEvent =
   | { readonly type: 'agent-blocked'; readonly role: Role; readonly detail?: string }
   | { readonly type: 'agent-unblocked'; readonly role: Role }
   | { readonly type: 'blocked-timeout'; readonly role: Role }
+  /**
+   * A usage or rate limit of `profile`'s CLI: the relay pauses `rate_limited` until `resetAt` (epoch
+   * ms; null when unknown: the person resumes). `role` is the agent that hit it; absent when the
+   * relay is held for another relay's limit on the same CLI.
+   */
+  | {
+      readonly type: 'rate-limited';
+      readonly role?: Role;
+      readonly profile: string;
+      readonly resetAt: number | null;
+      readonly detail?: string;
+    }
+  /** The limit's reset time came: a relay paused `rate_limited` goes on (any other pause stays). */
+  | { readonly type: 'limit-reset' }
   | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
   /** An agent that exited runs again (same command and launch flags); `pid` when relevo owns its terminal. */
   | { readonly type: 'agent-restarted'; readonly role: Role; readonly pid?: number }

@@ -16,17 +16,29 @@ export type RestartRules = {
  * What an agent restarted mid-turn is told: where the handoff it was working on is (its peer's last
  * checkpoint, delivered to it once and never typed again), or, a planner still on the goal, the goal.
  */
-export function restartNotice(config: RelayConfig, state: RelayState, role: Role, preamble: string | null): NoticeMessage {
+export function restartNotice(
+  config: RelayConfig,
+  state: RelayState,
+  role: Role,
+  preamble: string | null,
+  cause: 'restart' | 'limit' = 'restart',
+): NoticeMessage {
   const from = peerOf(role);
   const seq = state.seqs[from];
   const handoff = seq > 0 ? { round: state.round, from, path: `${config.runPath}/${checkpointPath(from, seq)}/HANDOFF.md` } : undefined;
   const text = resumeNotice(
     config.lang,
-    { to: role, goal: state.goal ?? '', agentRestarted: true, ...(handoff ? { handoff } : {}) },
+    {
+      to: role,
+      goal: state.goal ?? '',
+      agentRestarted: cause === 'restart',
+      limitReset: cause === 'limit',
+      ...(handoff ? { handoff } : {}),
+    },
     preamble,
   );
   const points = handoff ? { handoff: { lane: from, seq } } : {};
-  return { kind: 'notice', to: role, from: 'relevo', round: handoff?.round ?? 0, body: text, text, cause: 'restart', ...points };
+  return { kind: 'notice', to: role, from: 'relevo', round: handoff?.round ?? 0, body: text, text, cause, ...points };
 }
 
 /**

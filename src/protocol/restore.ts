@@ -73,7 +73,13 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
   const last = lines.filter((l) => l.type === 'paused' || l.type === 'resumed' || l.type === 'run_resumed').at(-1);
   const pause =
     last?.type === 'paused'
-      ? { reason: last.reason, ...(last.role ? { role: last.role } : {}), ...(last.detail ? { detail: last.detail } : {}) }
+      ? {
+          reason: last.reason,
+          ...(last.role ? { role: last.role } : {}),
+          ...(last.detail ? { detail: last.detail } : {}),
+          ...(last.resume_at ? { resumeAt: Date.parse(last.resume_at) } : {}),
+          ...(last.profile ? { profile: last.profile } : {}),
+        }
       : { reason: 'interrupted' as const };
 
   const state: RelayState = {

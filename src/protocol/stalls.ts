@@ -61,8 +61,10 @@ export class StallWatcher {
     }
     const t = this.#track(role);
     // Time spent waiting on a prompt is not time busy: the clock starts again when it is answered.
-    if (t.blocked && state !== 'blocked' && t.began !== null) t.began = now;
-    t.blocked = state === 'blocked';
+    // Waiting on a prompt or on a usage limit's reset is not stalling.
+    const waits = state === 'blocked' || state === 'limited';
+    if (t.blocked && !waits && t.began !== null) t.began = now;
+    t.blocked = waits;
     t.changes = [...t.changes.filter((at) => now - at < this.#flapWindowMs), now];
     if (t.changes.length >= this.#flapChanges) this.#stall(role, t, 'flapping', now - t.changes[0]!);
   }

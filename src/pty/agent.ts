@@ -39,6 +39,8 @@ export class AgentPane implements DeliveryTarget {
   readonly #onTurnEnded = new Emitter<TurnEnd>();
   readonly #onBlocked = new Emitter<string>();
   readonly #onUnblocked = new Emitter<void>();
+  /** The agent shows a usage limit in its turn: the rule, and its `reset` text when the screen gives one. */
+  readonly #onLimited = new Emitter<Detection>();
   readonly #onState = new Emitter<AgentState | 'exited'>();
   readonly #onEvaluated = new Emitter<void>();
   readonly #onTurnBegan = new Emitter<{ readonly sent: string | null }>();
@@ -47,6 +49,7 @@ export class AgentPane implements DeliveryTarget {
   readonly onTurnEnded = this.#onTurnEnded.event;
   readonly onBlocked = this.#onBlocked.event;
   readonly onUnblocked = this.#onUnblocked.event;
+  readonly onLimited = this.#onLimited.event;
   readonly onState = this.#onState.event;
   /** Fires after every evaluation of the screen (used by delivery to wait for changes). */
   readonly onEvaluated = this.#onEvaluated.event;
@@ -217,6 +220,7 @@ export class AgentPane implements DeliveryTarget {
     const saysDone = this.profile.rules.find((r) => r.id === this.#detection.rule)?.endsTurn ?? false;
     const { signal, recheckIn } = this.#tracker.observe(this.#detection.state, this.pane.screen.version, quiet, saysDone);
     if (signal === 'blocked') this.#onBlocked.fire(this.#detection.rule ?? 'blocked');
+    if (signal === 'limited') this.#onLimited.fire(this.#detection);
     if (signal === 'unblocked') this.#onUnblocked.fire();
     if (signal === 'ended') this.#endTurn();
     if (recheckIn !== null) this.#schedule(Math.max(recheckIn, 1));
@@ -277,8 +281,8 @@ export class AgentPane implements DeliveryTarget {
     this.#clearTimer();
     this.#turnStart?.dispose();
     this.#idleStart?.dispose();
-    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onState, this.#onEvaluated, this.#onTurnBegan])
-      e.dispose();
+    for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onLimited, this.#onState, this.#onEvaluated]) e.dispose();
+    this.#onTurnBegan.dispose();
     this.hold.dispose();
   }
 }
@@ -289,6 +293,6 @@ export class AgentPane implements DeliveryTarget {
  */
 export function withReported(screen: Detection, reported: AgentState | null): Detection {
   if (reported === null || reported === 'unknown' || reported === screen.state) return screen;
-  const rank: Record<AgentState, number> = { blocked: 3, busy: 2, idle: 1, unknown: 0 };
+  const rank: Record<AgentState, number> = { limited: 4, blocked: 3, busy: 2, idle: 1, unknown: 0 };
   return rank[reported] > rank[screen.state] ? { ...screen, state: reported, rule: `multiplexer:${reported}` } : screen;
 }

@@ -82,7 +82,9 @@ function readyQuietMs(agent: DeliveryTarget): number {
  * or the agent exiting ends the wait.
  */
 async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise<true | string> {
-  const idle = () => agent.state === 'idle' && !agent.inTurn && agent.pane.quietFor() >= readyQuietMs(agent);
+  // A turn a usage limit stopped takes the next message too (the notice that the limit reset).
+  const idle = () =>
+    (agent.state === 'limited' || (agent.state === 'idle' && !agent.inTurn)) && agent.pane.quietFor() >= readyQuietMs(agent);
   // Counted keys are a draft whatever the screen shows; an input line is read once the agent is idle.
   const keys = draftSource(agent.profile.data) === 'keys';
   const drafted = () => agent.draft() !== '' && (keys || agent.state === 'idle');

@@ -14,12 +14,16 @@ export type CompiledRule = {
   /** Where it looks, as a person reads it (`bottom 16`, `osc 7501`), and what it looks for: for explain.ts. */
   readonly where: string;
   readonly matcher: Matcher;
+  /** The text of the first `reset` group its regexes capture in the region (a `limited` rule's reset time), or null. */
+  readonly reset: (region: string) => string | null;
 };
 
 export type Detection = {
   readonly state: AgentState;
   /** Id of the rule that decided, or null when none matched. */
   readonly rule: string | null;
+  /** A `limited` rule's `reset` group: when the limit resets, as the screen says it. */
+  readonly reset?: string | undefined;
 };
 
 function compileMatcher(m: Matcher): Test {
@@ -45,6 +49,23 @@ function compileMatcher(m: Matcher): Test {
     tests.push((r) => !not(r));
   }
   return (r) => tests.every((t) => t(r));
+}
+
+function regexesOf(m: Matcher): string[] {
+  return [m.regex ?? [], ...(m.all ?? []).flatMap(regexesOf), ...(m.any ?? []).flatMap(regexesOf)].flat();
+}
+
+function resetOf(m: Matcher): (region: string) => string | null {
+  const res = regexesOf(m)
+    .filter((r) => /\(\?<reset>/.test(r))
+    .map((r) => new RegExp(r, 'mu'));
+  return (region) => {
+    for (const re of res) {
+      const text = re.exec(region)?.groups?.reset;
+      if (text !== undefined) return text;
+    }
+    return null;
+  };
 }
 
 function regionOf(rule: Rule): (s: Snapshot) => string {
@@ -78,6 +99,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRule[] {
     test: compileMatcher(rule),
     where: rule.region === 'bottom' ? `bottom ${rule.lines}` : rule.region === 'osc' ? `osc ${rule.osc}` : rule.region,
     matcher: rule,
+    reset: resetOf(rule),
   }));
 }
 
@@ -91,5 +113,7 @@ export function detect(rules: readonly CompiledRule[], snapshot: Snapshot): Dete
     if (best !== null && rule.priority <= best.priority) continue;
     if (rule.test(rule.region(snapshot))) best = rule;
   }
-  return { state: best?.state ?? 'unknown', rule: best?.id ?? null };
+  if (best === null) return { state: 'unknown', rule: null };
+  const reset = best.state === 'limited' ? best.reset(best.region(snapshot)) : null;
+  return { state: best.state, rule: best.id, ...(reset !== null ? { reset } : {}) };
 }

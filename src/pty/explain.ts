@@ -117,6 +117,7 @@ function verdict(rule: CompiledRule, snapshot: Snapshot): RuleVerdict {
  * verdict as detect(), which stays the relay's fast path (it skips rules that cannot win).
  */
 export function explainDetection(rules: readonly CompiledRule[], snapshot: Snapshot): Explanation {
-  const { state, rule } = detect(rules, snapshot);
-  return { state, rule, ...(rule === null ? { fallback: NO_RULE_MATCHED } : {}), rules: rules.map((r) => verdict(r, snapshot)) };
+  const { state, rule, reset } = detect(rules, snapshot);
+  const found = { ...(rule === null ? { fallback: NO_RULE_MATCHED } : {}), ...(reset !== undefined ? { reset: cut(reset) } : {}) };
+  return { state, rule, ...found, rules: rules.map((r) => verdict(r, snapshot)) };
 }

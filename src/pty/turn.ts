@@ -1,6 +1,6 @@
 import type { AgentState } from '../protocol/index.js';
 
-export type TurnSignal = 'ended' | 'blocked' | 'unblocked';
+export type TurnSignal = 'ended' | 'blocked' | 'limited' | 'unblocked';
 
 /**
  * Decides when an agent's turn is over, apart from detection and with the clock passed in:
@@ -8,12 +8,14 @@ export type TurnSignal = 'ended' | 'blocked' | 'unblocked';
  * required), then be idle with the screen unchanged for `quietMs`, or only `evidenceQuietMs` once
  * the agent itself said the turn is over (its hook reported, or an `ends_turn` rule matched); a
  * final report (the hook's `ends_turn`) ends it at the next look, whatever the screen shows.
- * Blocked never ends a turn.
+ * Blocked (a prompt waits on the person) and limited (a usage limit) never end a turn.
  */
 export class TurnTracker {
   #active = false;
   #activity = false;
-  #blocked = false;
+  #held: 'blocked' | 'limited' | null = null;
+  /** The agent was seen busy in this turn: a limit shown before that is the last turn's screen, not this one's. */
+  #busySeen = false;
   #beganVersion = 0;
   #evidence = false;
   #final = false;
@@ -29,14 +31,15 @@ export class TurnTracker {
   }
 
   get blocked(): boolean {
-    return this.#blocked;
+    return this.#held !== null;
   }
 
   /** A message was submitted: a turn starts. `version` is the screen's version at that moment. */
   begin(version: number): void {
     this.#active = true;
     this.#activity = false;
-    this.#blocked = false;
+    this.#held = null;
+    this.#busySeen = false;
     this.#evidence = false;
     this.#final = false;
     this.#beganVersion = version;
@@ -51,7 +54,7 @@ export class TurnTracker {
 
   cancel(): void {
     this.#active = false;
-    this.#blocked = false;
+    this.#held = null;
   }
 
   /**
@@ -61,14 +64,16 @@ export class TurnTracker {
    */
   observe(state: AgentState, version: number, quietFor: number, saysDone = false): { signal: TurnSignal | null; recheckIn: number | null } {
     if (!this.#active) return { signal: null, recheckIn: null };
-    if (state === 'blocked') {
+    if (state === 'busy') this.#busySeen = true;
+    if (state === 'limited' && !this.#busySeen) return { signal: null, recheckIn: null };
+    if (state === 'blocked' || state === 'limited') {
       this.#activity = true;
-      if (this.#blocked) return { signal: null, recheckIn: null };
-      this.#blocked = true;
-      return { signal: 'blocked', recheckIn: null };
+      if (this.#held === state) return { signal: null, recheckIn: null };
+      this.#held = state;
+      return { signal: state, recheckIn: null };
     }
-    const wasBlocked = this.#blocked;
-    this.#blocked = false;
+    const wasBlocked = this.#held !== null;
+    this.#held = null;
     if (this.#final) {
       this.#active = false;
       return { signal: 'ended', recheckIn: null };

@@ -5,6 +5,7 @@ import { LiveDisplay } from './display.js';
 import { cleared, edit, emptyInputBox, type InputBox } from './editor.js';
 import { readText } from './files.js';
 import { ESC_TIMEOUT_MS, type InputEvent, InputParser } from './input.js';
+import { permissionAnswer, UsageLimit } from './limit.js';
 import type { SimOptions } from './options.js';
 import {
   bannerLines,
@@ -19,6 +20,7 @@ import {
   workedLines,
 } from './screen.js';
 import { ignoresEnter, initialScriptState, planTurn, type ScriptState, type TurnOutcome, withReferencedFiles } from './script.js';
+import { TurnTimers } from './timers.js';
 
 export interface SimIO {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -43,10 +45,11 @@ class SimAgent {
   private script: ScriptState = initialScriptState;
   private turn: { outcome: TurnOutcome; startedAt: number } | null = null;
   private lastReply = '';
-  private readonly turnTimers = new Set<NodeJS.Timeout>();
+  private readonly timers = new TurnTimers();
   private spinner: NodeJS.Timeout | null = null;
   private escapeTimer: NodeJS.Timeout | null = null;
   private spinnerFrame = 0;
+  private readonly limit = new UsageLimit();
   private readonly display: LiveDisplay;
   private rawMode = false;
   private finished = false;
@@ -127,13 +130,9 @@ class SimAgent {
 
   private handle(event: InputEvent): void {
     if (this.mode === 'permission') {
-      const key = event.type === 'text' ? event.text[0] : undefined;
-      if (event.type === 'enter' || key === '1') {
-        this.answerPermission(true);
-        return;
-      }
-      if (event.type === 'escape' || key === '2') {
-        this.answerPermission(false);
+      const answer = permissionAnswer(event);
+      if (answer !== null) {
+        this.answerPermission(answer);
         return;
       }
       if (event.type !== 'ctrl-c' && event.type !== 'ctrl-d') return;
@@ -178,14 +177,6 @@ class SimAgent {
     this.draw();
   }
 
-  private after(ms: number, action: () => void): void {
-    const timer = setTimeout(() => {
-      this.turnTimers.delete(timer);
-      action();
-    }, ms);
-    this.turnTimers.add(timer);
-  }
-
   private startSpinner(): void {
     this.stopSpinner();
     this.spinner = setInterval(() => {
@@ -200,7 +191,8 @@ class SimAgent {
   }
 
   private startTurn(message: string): void {
-    const outcome = planTurn(this.options, this.script, withReferencedFiles(message, readText));
+    const limited = this.limit.active(this.now());
+    const outcome = planTurn(this.options, this.script, withReferencedFiles(message, readText), limited);
     this.turn = { outcome, startedAt: this.now() };
     this.mode = 'busy';
     this.spinnerFrame = 0;
@@ -209,11 +201,12 @@ class SimAgent {
     const { thinkMs } = this.options;
     if (outcome.kind === 'exit') {
       const notice = `sim-agent: exiting with code 1 (--misbehave exit:${outcome.turn})\n`;
-      this.after(Math.floor(thinkMs / 2), () => this.finish(1, notice));
+      this.timers.after(Math.floor(thinkMs / 2), () => this.finish(1, notice));
       return;
     }
-    this.after(thinkMs, () => {
+    this.timers.after(thinkMs, () => {
       if (outcome.kind === 'reply') return this.streamReply(outcome.reply, outcome.next);
+      if (outcome.kind === 'limit') return this.endLimited(outcome.next);
       this.stopSpinner();
       this.mode = 'permission';
       this.draw();
@@ -237,7 +230,7 @@ class SimAgent {
       const last = i === chunks.length - 1;
       const write = (): void => (last ? this.endTurn(chunk) : this.draw(chunk));
       if (i === 0) write();
-      else this.after(i * STREAM_GAP_MS, write);
+      else this.timers.after(i * STREAM_GAP_MS, write);
     });
   }
 
@@ -252,10 +245,18 @@ class SimAgent {
     if (queued !== undefined) this.startTurn(queued);
   }
 
+  /** The turn stops on the usage limit: no reply, the limit line, idle again (no Stop hook, as for an API error). */
+  private endLimited(next: ScriptState): void {
+    this.script = next;
+    this.stopSpinner();
+    this.mode = 'idle';
+    this.turn = null;
+    this.draw(this.limit.hit(this.now()));
+  }
+
   /** Cancel whatever the current turn still had scheduled. */
   private cancelTurn(): void {
-    for (const timer of this.turnTimers) clearTimeout(timer);
-    this.turnTimers.clear();
+    this.timers.cancel();
     this.stopSpinner();
   }
 

@@ -2,7 +2,7 @@
 
 export type Role = 'planner' | 'builder';
 
-export const MISBEHAVIOUR_KINDS = ['no-handoff', 'repeat-handoff', 'lookalike', 'exit', 'permission', 'ignore-enter'] as const;
+export const MISBEHAVIOUR_KINDS = ['no-handoff', 'repeat-handoff', 'lookalike', 'exit', 'permission', 'ignore-enter', 'limit'] as const;
 export type MisbehaviourKind = (typeof MISBEHAVIOUR_KINDS)[number];
 
 export interface Misbehaviour {
@@ -30,6 +30,8 @@ export const initialScriptState: ScriptState = { turns: 0, goal: null, lastHando
 
 export type TurnOutcome =
   | { kind: 'exit'; turn: number }
+  /** The turn stops on a usage limit: nothing answered (the turn is counted, so the next message is answered). */
+  | { kind: 'limit'; turn: number; next: ScriptState }
   | { kind: 'reply'; turn: number; reply: string; next: ScriptState }
   | {
       kind: 'permission';
@@ -216,11 +218,13 @@ export function renderReply(reply: Reply, lookalike: string | null = null): stri
   return `${reply.text}\n\n${before}<${tag}>\n${body}\n</${tag}>`;
 }
 
-/** Decide what the agent does with `message`, its next turn. */
-export function planTurn(config: ScriptConfig, state: ScriptState, message: string): TurnOutcome {
+/** Decide what the agent does with `message`, its next turn; `limited`: a usage limit still holds (the turn stops again). */
+export function planTurn(config: ScriptConfig, state: ScriptState, message: string, limited = false): TurnOutcome {
+  if (limited) return { kind: 'limit', turn: state.turns, next: state };
   const turn = state.turns + 1;
   const kinds = new Set(config.misbehave.filter((m) => m.turn === turn).map((m) => m.kind));
   if (kinds.has('exit')) return { kind: 'exit', turn };
+  if (kinds.has('limit')) return { kind: 'limit', turn, next: { ...state, turns: turn } };
 
   let goal = state.goal;
   let reply: Reply;

@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/app/config/profiles.js';
 import { self } from '../../src/app/config/self.js';
 import { createRunDir, Journal } from '../../src/app/store/journal.js';
 import type { JournalLine, Role } from '../../src/protocol/index.js';
 import { restartExited } from '../../src/tui/actions/restart.js';
-import { recorded, simArgv, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
 import { FakePane, lineAgent, lineAgentProfile } from '../helpers/fake-pane.js';
 import { bothOn, startRunner } from '../helpers/runner.js';
+import { simRelay } from '../helpers/sim-relay.js';
 import { undoAfterEach } from '../helpers/undo.js';
 import { until } from '../helpers/until.js';
 
@@ -21,31 +21,7 @@ const undo = undoAfterEach();
 
 const GOAL = 'Add pagination to /users';
 
-async function simRun() {
-  const cwd = tempDir('relevo-restart-');
-  const { runId, dir } = createRunDir(join(cwd, '.relevo'));
-  const journal = new Journal(dir);
-  const lines: JournalLine[] = [];
-  journal.onAppend((l) => lines.push(l));
-  const record = (role: Role) => join(cwd, `${role}-received.jsonl`);
-  const sim = loadProfile('sim', 'test');
-  const argv = (role: Role, thinkMs: string) => simArgv(role, thinkMs, '--record', record(role));
-  const runner = await startRunner({
-    runId,
-    cwd,
-    env: { ...process.env, LANG: 'C.UTF-8' },
-    readyTimeoutMs: 20_000,
-    runDir: dir,
-    runPath: `.relevo/runs/${runId}`,
-    agents: { planner: { argv: argv('planner', '150'), profile: sim }, builder: { argv: argv('builder', '1500'), profile: sim } },
-    journal,
-  });
-  undo.add(async () => {
-    await runner.stop();
-    journal.close();
-  });
-  return { runner, lines, received: (role: Role) => recorded(record(role)) };
-}
+const simRun = () => simRelay(undo, 'relevo-restart-', { planner: ['150'], builder: ['1500'] });
 
 describe('restarting an exited agent', () => {
   it('starts a builder killed mid-turn again with the same command, tells it where its handoff is, and the relay reaches done with each round delivered once', async () => {

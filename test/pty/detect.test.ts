@@ -47,6 +47,19 @@ describe('detection engine', () => {
     expect(detect(rules, snap(['Do you want to proceed?', '> yes', 'Interrupted']))).toEqual({ state: 'unknown', rule: null });
   });
 
+  it('a limited rule reports the text of its `reset` group (its own regex or one nested), other states never', () => {
+    const rules = compileRules([
+      rule({ id: 'idle', state: 'idle', contains: '> ' }),
+      rule({ id: 'limit', state: 'limited', priority: 20, regex: 'limit reached(?: · resets (?<reset>.+))?$' }),
+      rule({ id: 'nested', state: 'limited', priority: 30, all: [{ contains: 'quota' }, { regex: 'again in (?<reset>\\d+ minutes)' }] }),
+      rule({ id: 'busy', state: 'busy', priority: 40, regex: '(?<reset>working)' }),
+    ]);
+    expect(detect(rules, snap(['limit reached · resets 3pm', '> ']))).toEqual({ state: 'limited', rule: 'limit', reset: '3pm' });
+    expect(detect(rules, snap(['limit reached', '> ']))).toEqual({ state: 'limited', rule: 'limit' });
+    expect(detect(rules, snap(['quota: try again in 5 minutes']))).toEqual({ state: 'limited', rule: 'nested', reset: '5 minutes' });
+    expect(detect(rules, snap(['working']))).toEqual({ state: 'busy', rule: 'busy' });
+  });
+
   it('rejects malformed rules with a message naming the problem', () => {
     expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'bottom', contains: 'a' })).toThrow(/needs lines/);
     expect(() => ruleSchema.parse({ id: 'x', state: 'idle', priority: 1, region: 'screen', regex: '([' })).toThrow(

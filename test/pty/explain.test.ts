@@ -83,7 +83,8 @@ describe('explainDetection on the captured screens', () => {
     for (const f of fixtures) {
       const { rules } = loadProfile(f.agent, 'test');
       const e = explainDetection(rules, f.snapshot);
-      expect({ file: f.path, state: e.state, rule: e.rule }).toEqual({ file: f.path, ...detect(rules, f.snapshot) });
+      const reset = e.reset !== undefined ? { reset: e.reset } : {};
+      expect({ file: f.path, state: e.state, rule: e.rule, ...reset }).toEqual({ file: f.path, ...detect(rules, f.snapshot) });
       for (const r of rules) {
         const region = r.region(f.snapshot);
         expect({ file: f.path, rule: r.id, matched: explainMatcher(r.matcher, region).matched }).toEqual({

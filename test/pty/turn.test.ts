@@ -26,6 +26,22 @@ describe('turn tracker', () => {
     expect(t.observe('idle', 3, 500).signal).toBe('ended');
   });
 
+  it('a usage limit never ends the turn, is signalled once, and only after the agent was seen busy in this turn', () => {
+    const t = new TurnTracker(200, false);
+    t.begin(0);
+    // The last turn's limit line still on screen while the message is typed: not this turn's.
+    expect(t.observe('limited', 1, 0).signal).toBeNull();
+    expect(t.observe('busy', 2, 0).signal).toBeNull();
+    expect(t.observe('limited', 3, 0).signal).toBe('limited');
+    expect(t.observe('limited', 3, 60_000).signal).toBeNull();
+    expect(t.active).toBe(true);
+    // A message typed after the reset starts a new turn, and the old line counts for nothing again.
+    t.begin(3);
+    expect(t.observe('limited', 4, 0).signal).toBeNull();
+    expect(t.observe('busy', 5, 0).signal).toBeNull();
+    expect(t.observe('idle', 6, 200).signal).toBe('ended');
+  });
+
   it('counts any output as activity when the profile does not require a busy state', () => {
     const t = new TurnTracker(1500, false);
     t.begin(7);

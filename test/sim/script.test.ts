@@ -20,7 +20,7 @@ const fromBuilder = (k: number): string => `[relevo ronda ${k} · de builder]\nR
 const fromPlanner = (k: number): string => `[relevo ronda ${k} · de planner]\nStep ${k} of 3: Implement — X\nmore`;
 
 function reply(outcome: TurnOutcome): { reply: string; next: ScriptState } {
-  if (outcome.kind === 'exit') throw new Error('unexpected exit');
+  if (outcome.kind === 'exit' || outcome.kind === 'limit') throw new Error(`unexpected ${outcome.kind}`);
   return outcome;
 }
 

@@ -32,6 +32,11 @@ export function formatExplanation(profile: string, e: Explanation): string {
     decided !== undefined
       ? [`${profile}: ${e.state}, decided by ${decided.id} (priority ${decided.priority}, ${decided.region})`, `  saw: ${decided.evidence}`]
       : [`${profile}: ${e.state}${e.rule === null ? '' : ` (${e.rule})`}`, `  ${e.fallback ?? ''}`];
+  // A usage limit pauses the relay with `rate_limited` until the reset the screen gives (else until a resume).
+  if (e.state === 'limited')
+    head.push(
+      `  the relay pauses: rate_limited, ${e.reset !== undefined ? `going on at the reset (${e.reset})` : 'no reset time read: until you resume'}`,
+    );
   const rules = e.rules.flatMap((v) => [
     `  ${v.id} (${v.state}${v.ends_turn ? ', ends the turn' : ''}, priority ${v.priority}, ${v.region}): ${standing(v, decided)}`,
     `    ${v.why}`,

@@ -1,4 +1,4 @@
-import type { RelayEvent, Role } from '../../protocol/index.js';
+import { type RelayEvent, type Role, resetTime } from '../../protocol/index.js';
 import type { AgentPane, TurnEnd } from '../../pty/agent.js';
 import { MemoryRelief } from './memory-relief.js';
 
@@ -16,7 +16,7 @@ export type WatchContext = {
 };
 
 /**
- * Turns what each agent's pane reports (turns, blocked prompts, exits) into relay events, and times
+ * Turns what each agent's pane reports (turns, blocked prompts, usage limits, exits) into relay events, and times
  * how long an agent stays blocked. Its panes' output also tells when relevo has gone still, and
  * can give memory back (memory-relief.ts).
  */
@@ -38,6 +38,13 @@ export class AgentWatch {
         role,
         setTimeout(() => run.dispatch({ type: 'blocked-timeout', role }), run.blockedTimeoutMs),
       );
+    });
+    // A usage limit pauses the relay until its reset (limit-clock.ts goes on then); the pause names the CLI's profile.
+    agent.onLimited(({ rule, reset }) => {
+      this.#clearBlocked(role);
+      const resetAt = reset === undefined ? null : resetTime(reset, Date.now());
+      const detail = reset === undefined ? (rule ?? 'limited') : `${rule}: ${reset}`;
+      run.dispatch({ type: 'rate-limited', role, profile: agent.profile.data.id, resetAt, detail });
     });
     agent.onUnblocked(() => {
       this.#clearBlocked(role);

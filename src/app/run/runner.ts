@@ -24,6 +24,7 @@ import { type Restart, restartAgent } from './agent-restart.js';
 import { AgentWatch } from './agent-watch.js';
 import { EarlyAnchors } from './early-anchor.js';
 import { listenForReports } from './hook-reports.js';
+import { LimitClock } from './limit-clock.js';
 import { MemoryWrites } from './memory-writes.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
@@ -58,6 +59,8 @@ export class RelayRunner {
   readonly #loop: RelayLoop;
   readonly #watch: AgentWatch;
   readonly #memory: MemoryWrites;
+  /** Goes on at a `rate_limited` pause's reset time. */
+  readonly #limits: LimitClock;
   /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
   #anchor: GitAnchor | null = null;
 
@@ -110,6 +113,7 @@ export class RelayRunner {
       blockedTimeoutMs: options.blockedTimeoutMs,
     });
     for (const role of ROLES) this.#watch.watch(role, this.agents[role]);
+    this.#limits = new LimitClock(this.#state, this.onChange, (event) => this.dispatch(event));
     if (channel !== null) {
       const reported = (role: Role) => this.#early.reported(role, this.#options.cwd);
       listenForReports(channel, { hooks: this.#hooks, agents: this.#agents, reported, journal: options.journal, fault: this.fault });
@@ -273,6 +277,7 @@ export class RelayRunner {
   /** Ends both agents and frees everything. */
   async stop(): Promise<void> {
     this.#stopping = true;
+    this.#limits.dispose();
     for (const role of ROLES) this.#watch.stop(role);
     await Promise.all(ROLES.map((role) => this.agents[role].pane.kill()));
     for (const role of ROLES) {

@@ -33,6 +33,8 @@ export const explanationSchema = lazySchema(() =>
     rule: z.string().nullable(),
     /** Why the state is not a matched rule's: no rule matched, or the multiplexer's own report outranked the screen. */
     fallback: short.optional(),
+    /** `limited`: when the limit resets, as the decided rule's `reset` group read it. */
+    reset: short.optional(),
     rules: z.array(ruleVerdictSchema).max(128),
   }),
 );

@@ -24,6 +24,8 @@ export const PAUSE_REASONS = [
   'checkpoint_mismatch',
   /** A relay's worktree setup (`[worktree] setup` in relevo.toml) failed: the detail is its log's last line. */
   'setup_failed',
+  /** The agent's CLI hit its usage or rate limit: the relay goes on at `resume_at` (or when the person resumes). */
+  'rate_limited',
 ] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
@@ -49,8 +51,8 @@ const field = lazySchema(() => z.string().max(240));
 const digest = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
 /** What relevo types: the goal, a relayed handoff, or a notice after a resume. */
 export const MESSAGE_KINDS = ['goal', 'handoff', 'notice'] as const;
-/** Why relevo sent a notice: the run was resumed (`--resume`), or an agent that exited was started again. */
-export const NOTICE_CAUSES = ['resume', 'restart'] as const;
+/** Why relevo sent a notice: the run was resumed (`--resume`), an agent that exited was started again, or its usage limit reset mid-turn. */
+export const NOTICE_CAUSES = ['resume', 'restart', 'limit'] as const;
 export type NoticeCause = (typeof NOTICE_CAUSES)[number];
 export const DELIVERY_MODES = ['inline', 'file'] as const;
 export const MEMORY_STATES = ['ready', 'blocked', 'stored', 'failed'] as const;
@@ -238,8 +240,12 @@ export const journalEntrySchema = lazySchema(() =>
       detail: z.string().optional(),
       pending_round: z.number().int().nonnegative().optional(),
       pending_to: role.optional(),
+      /** `rate_limited`: when the limit resets (ISO time), and the profile id of the CLI whose limit it is. */
+      resume_at: z.iso.datetime().optional(),
+      profile: z.string().optional(),
     }),
-    z.strictObject({ type: z.literal('resumed'), budget: z.number().int().nonnegative() }),
+    /** `limit_reset`: relevo went on by itself at a `rate_limited` pause's reset time. */
+    z.strictObject({ type: z.literal('resumed'), budget: z.number().int().nonnegative(), limit_reset: z.literal(true).optional() }),
     /** Step mode: relevo asks before each relay (it pauses with reason `step`, the pending handoff kept). */
     z.strictObject({ type: z.literal('step_mode'), on: z.boolean() }),
     /** A person edited the pending handoff before it was sent. */

@@ -87,7 +87,11 @@ const typingFields = {
   settle_ms: lazySchema(() => z.number().int().min(0).max(10_000)),
 };
 
-export const AGENT_STATES = ['busy', 'idle', 'blocked'] as const;
+/**
+ * `limited`: the CLI shows its usage-limit or rate-limit screen; a named group `reset` in a rule's
+ * regex is the text that says when the limit resets (read by `resetTime`).
+ */
+export const AGENT_STATES = ['busy', 'idle', 'blocked', 'limited'] as const;
 export type AgentState = (typeof AGENT_STATES)[number] | 'unknown';
 
 /** Where a rule looks: the OSC title, the last N non-empty screen lines, the whole screen, or an OSC sequence's last payload. */

@@ -26,6 +26,7 @@ export function faultWatcher(prefix: string, show: (text: string) => void): (pau
 /** What the person can do about a pause. */
 function pausedHint(reason: PauseReason, prefix: string): string {
   if (reason === 'agent_exited') return `${prefix} r starts it again`;
+  if (reason === 'rate_limited') return `relevo goes on at the reset, or ${prefix} r now`;
   // Resuming checks the checkpoint again: a restored file goes on, an edit replaces it with a new checkpoint.
   if (reason === 'checkpoint_mismatch') return `restore the file or edit the handoff (${prefix} e), then ${prefix} r`;
   return `${prefix} r resumes`;

@@ -25,6 +25,7 @@ export const STATE_MARK: Readonly<Record<AgentState | 'exited', { readonly mark:
   busy: { mark: '●', word: 'working' },
   idle: { mark: '○', word: 'idle' },
   blocked: { mark: '◆', word: 'blocked' },
+  limited: { mark: '◇', word: 'limited' },
   exited: { mark: '✕', word: 'exited' },
   unknown: { mark: '·', word: 'starting' },
 };

@@ -3,7 +3,14 @@ import type { Rect } from '../paint/layout.js';
 import { clip, columns, fit } from '../paint/width.js';
 import type { TuiState } from '../state/store.js';
 
-const STATE_NAME = { busy: 'working', idle: 'idle', blocked: 'blocked', exited: 'exited', unknown: 'starting' } as const;
+const STATE_NAME = {
+  busy: 'working',
+  idle: 'idle',
+  blocked: 'blocked',
+  limited: 'limited',
+  exited: 'exited',
+  unknown: 'starting',
+} as const;
 
 /**
  * A pane's title: `planner · claude · working · focus`, `zoomed` while it is, and `12 lines up` while

@@ -28,6 +28,8 @@ function textsOf(content: unknown): string[] {
 }
 
 export class FakeAnthropic extends FakeModelServer {
+  /** Until this time (epoch ms) every main request is answered 429 (a rate or usage limit); null: never. */
+  limitedUntil: number | null = null;
   #ids = 0;
 
   constructor(options: FakeServerOptions = {}) {
@@ -74,10 +76,43 @@ export class FakeAnthropic extends FakeModelServer {
       return;
     }
     const body = record.body;
+    if (this.limitedUntil !== null && !isTitleRequest(body)) {
+      this.#limited(record, res, this.limitedUntil);
+      return;
+    }
     const reply = this.replyFor(record, isTitleRequest(body));
     const model = typeof body.model === 'string' ? body.model : MODEL_FALLBACK;
     if (body.stream === true) await this.#stream(record, res, model, reply);
     else this.json(record, res, 200, this.#message(model, this.#blocks(reply)));
+  }
+
+  /**
+   * 429 with what the real API sends on a rate or usage limit: `retry-after` (seconds), the unified
+   * limit headers of a subscription (`anthropic-ratelimit-unified-*`, the reset in epoch seconds) and
+   * the per-key ones (`anthropic-ratelimit-requests-reset`, an RFC 3339 time).
+   */
+  #limited(record: RecordedRequest, res: http.ServerResponse, until: number): void {
+    // A turn's request, answered with the limit instead of the script.
+    record.kind = 'main';
+    const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    this.json(
+      record,
+      res,
+      429,
+      {
+        type: 'error',
+        error: { type: 'rate_limit_error', message: "This request would exceed your account's rate limit. Please try again later." },
+      },
+      {
+        'retry-after': String(seconds),
+        'anthropic-ratelimit-unified-status': 'rejected',
+        'anthropic-ratelimit-unified-reset': String(Math.ceil(until / 1000)),
+        'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+        'anthropic-ratelimit-requests-limit': '50',
+        'anthropic-ratelimit-requests-remaining': '0',
+        'anthropic-ratelimit-requests-reset': new Date(until).toISOString(),
+      },
+    );
   }
 
   #blocks(reply: ScriptedReply): Block[] {

@@ -229,9 +229,15 @@ export abstract class FakeModelServer {
     this.#log(line);
   }
 
-  protected json(record: RecordedRequest, res: http.ServerResponse, status: number, body: unknown): void {
+  protected json(
+    record: RecordedRequest,
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     record.status = status;
-    res.writeHead(status, { 'content-type': 'application/json' });
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
 

@@ -56,6 +56,35 @@ export class FakeOpenAI extends FakeModelServer {
     );
   }
 
+  /** Until this time (epoch ms) every main request is answered 429 (a usage limit); null: never. */
+  limitedUntil: number | null = null;
+
+  /**
+   * 429 as the real API sends a usage limit: `retry-after` (seconds), `x-ratelimit-reset-requests`
+   * (a span such as `1h20m5s`), and the body Codex reads (`usage_limit_reached`, `resets_at` in epoch
+   * seconds, `resets_in_seconds`).
+   */
+  #limited(record: RecordedRequest, res: http.ServerResponse, until: number): void {
+    // A turn's request, answered with the limit instead of the script.
+    record.kind = 'main';
+    const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    const span = `${Math.floor(seconds / 3600)}h${Math.floor((seconds % 3600) / 60)}m${seconds % 60}s`;
+    const error = {
+      type: 'usage_limit_reached',
+      message: 'The usage limit has been reached',
+      plan_type: 'plus',
+      resets_at: Math.ceil(until / 1000),
+      resets_in_seconds: seconds,
+    };
+    const headers = {
+      'retry-after': String(seconds),
+      'x-ratelimit-limit-requests': '50',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': span,
+    };
+    this.json(record, res, 429, { error }, headers);
+  }
+
   protected async handle(record: RecordedRequest, res: http.ServerResponse): Promise<void> {
     if (record.method === 'HEAD' && record.path === '/') {
       res.writeHead(200).end();
@@ -66,6 +95,10 @@ export class FakeOpenAI extends FakeModelServer {
       return;
     }
     const body = record.body;
+    if (this.limitedUntil !== null && !isTitleRequest(body)) {
+      this.#limited(record, res, this.limitedUntil);
+      return;
+    }
     const reply = this.replyFor(record, isTitleRequest(body));
     const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
     if (body.stream === false) {
