@@ -3,13 +3,14 @@ import type { Options } from '../app/config/options.js';
 import { guardProcess } from '../app/faults/fault.js';
 import { mergeRelay, removeRelay } from '../app/relays/cleanup.js';
 import { RelayError } from '../app/relays/git.js';
+import { shareLimits } from '../app/relays/limits.js';
 import { agentsStarted, StartGate } from '../app/relays/starting.js';
 import type { RelayOpen } from '../app/run/setup.js';
 import { stateDirPath } from '../app/store/state-dir.js';
 import { splitKeys } from '../pty/keys.js';
 import { DashboardScreen } from './dashboard/dashboard-screen.js';
 import { type DashboardAction, type DashboardState, dashboardInput, initialDashboard } from './dashboard/dashboard-state.js';
-import { needsYou, othersText, type RelayRow } from './dashboard/rows.js';
+import { needsYou, othersText } from './dashboard/rows.js';
 import { firstStore } from './first-store.js';
 import { editLine, emptyLine, type LineState } from './input/line-editor.js';
 import { noColor } from './paint/no-color.js';
@@ -159,7 +160,9 @@ export class RelaysTui {
     }
     self.view = view;
     this.#views.push(view);
-    this.#unguards.push(guardProcess(view.runner.fault));
+    // A usage limit is the account's: the other relays on the same CLI are held with it.
+    const limits = shareLimits(view.runner, () => this.#views.map((v) => v.runner));
+    this.#unguards.push(guardProcess(view.runner.fault), () => limits.dispose());
     view.runner.onChange(() => this.#changed());
     void agentsStarted(view.runner);
     return view;
@@ -187,12 +190,8 @@ export class RelaysTui {
   #others(): void {
     const active = this.#active;
     if (active === null) return;
-    const text = othersText(this.#rows().filter((r) => r.name !== active.name && needsYou(r)).length) || null;
+    const text = othersText(this.#source.rows(this.#views).filter((r) => r.name !== active.name && needsYou(r)).length) || null;
     if (active.store.state.others !== text) active.store.update({ others: text });
-  }
-
-  #rows(): RelayRow[] {
-    return this.#source.rows(this.#views);
   }
 
   /** The relays on disk and every relay's git figures read again; `paint` repaints at once, and again once git answered. */
@@ -205,8 +204,7 @@ export class RelaysTui {
 
   #paint(): void {
     if (this.#closed || this.#active !== null) return;
-    const view = { rows: this.#rows(), state: this.#dash, now: Date.now(), prompt: this.#prompt, notice: this.#notice };
-
+    const view = { rows: this.#source.rows(this.#views), state: this.#dash, now: Date.now(), prompt: this.#prompt, notice: this.#notice };
     this.#screen ??= new DashboardScreen(this.#ctx.term, view, { plain: noColor(this.#ctx.env) });
     this.#screen.show(view);
   }
@@ -217,7 +215,7 @@ export class RelaysTui {
       this.#promptKeys(data);
       return;
     }
-    const { state, actions } = dashboardInput(this.#dash, this.#rows(), data);
+    const { state, actions } = dashboardInput(this.#dash, this.#source.rows(this.#views), data);
     this.#dash = state;
     this.#paint();
     for (const action of actions) void this.#act(action);

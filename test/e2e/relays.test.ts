@@ -170,4 +170,39 @@ describe.concurrent('several relays, each in a worktree of its own', () => {
     for (const r of runs.filter((r) => r.relay.branch !== 'relevo/task-0')) expectDoneExactlyOnce(r);
     expect(runs.find((r) => r.relay.branch === 'relevo/task-0')?.lines.at(-1)).toMatchObject({ type: 'paused', reason: 'agent_exited' });
   });
+  it("one relay's usage limit holds the others on the same CLI in one relevo; all go on at its reset and reach done", async ({
+    onTestFinished,
+  }) => {
+    const { root, records } = await shop(onTestFinished);
+    // Made with a setup that fails until RELEVO_GO is set: two relays whose goals wait, resumed together.
+    writeFileSync(join(root, 'relevo.toml'), '[worktree]\nsetup = "test -n \\"$RELEVO_GO\\""\n');
+    const agents = (n: number, ...builder: string[]) =>
+      ROLES.flatMap((role) => [
+        `--${role}`,
+        simCommand(role, '--record', join(records, `${n}-${role}.record`), ...(role === 'builder' ? builder : ['--think-ms', '600'])),
+      ]);
+    const made = await Promise.all([
+      relevo(['new', '--headless', '--goal', 'Task 0', ...agents(0, '--misbehave', 'limit:1')], root),
+      relevo(['new', '--headless', '--goal', 'Task 1', ...agents(1, '--think-ms', '1500')], root),
+    ]);
+    for (const m of made) expect(m.stderr).toContain('paused: setup_failed');
+    const all = await relevo(['--headless', '--resume', '--all'], root, { RELEVO_GO: '1' });
+    expect({ exit: all.exitCode, stderr: all.stderr }).toEqual({ exit: 0, stderr: '' });
+    const runs = relayRuns(root);
+    const limited = (r: RelayRun) => r.lines.filter((l) => l.type === 'paused' && l.reason === 'rate_limited');
+    const hit = runs.find((r) => r.relay.branch === 'relevo/task-0')!;
+    const held = runs.find((r) => r.relay.branch === 'relevo/task-1')!;
+    expect(limited(hit)).toMatchObject([{ role: 'builder', profile: 'sim', resume_at: expect.any(String) }]);
+    // Held with the same reason and reset, no agent of its own named; both went on by themselves.
+    const resetAt = (limited(hit)[0] as { resume_at?: string }).resume_at;
+    expect(limited(held)).toMatchObject([{ profile: 'sim', resume_at: resetAt }]);
+    expect(limited(held)[0]).not.toHaveProperty('role');
+    for (const r of runs) {
+      expect(
+        r.lines.filter((l) => l.type === 'resumed' && l.limit_reset === true),
+        r.relay.branch,
+      ).toHaveLength(1);
+      expectDoneExactlyOnce(r);
+    }
+  });
 });

@@ -1,9 +1,10 @@
 import { basename } from 'node:path';
-import type { JournalLine } from '../../protocol/index.js';
+import type { JournalLine, RelayState } from '../../protocol/index.js';
 import { installedAgents, noAgentsError } from '../config/installed.js';
 import { agentsUnnamed, type Options } from '../config/options.js';
 import { resumeCommand } from '../config/self.js';
 import { guardProcess } from '../faults/fault.js';
+import { shareLimits } from '../relays/limits.js';
 import { agentsStarted, type StartGate } from '../relays/starting.js';
 import { goalOf } from '../run/agent-specs.js';
 import { Attention } from '../run/attention.js';
@@ -28,6 +29,7 @@ export type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: Node
 export class Interrupts {
   readonly #runners = new Set<RelayRunner>();
   #why: string | null = null;
+  readonly #waiting: (() => void)[] = [];
   #stdoutOpen = true;
   readonly #onSignal = STOP_SIGNALS.map((signal) => [signal, () => this.interrupt(signal)] as const);
   readonly #onStdoutError = (error: NodeJS.ErrnoException) => {
@@ -50,14 +52,28 @@ export class Interrupts {
 
   interrupt(detail: string): void {
     this.#why ??= detail;
+    for (const wake of this.#waiting.splice(0)) wake();
     for (const runner of this.#runners) runner.dispatch({ type: 'pause', detail });
   }
 
-  /** The run is driven from now until `release`: an interrupt already come pauses it at once. */
+  /**
+   * The run is driven from now until `release`: an interrupt already come pauses it at once, and a
+   * usage limit it hits holds the other runs of this relevo on the same CLI (relays/limits.ts).
+   */
   hold(runner: RelayRunner): () => void {
     this.#runners.add(runner);
     if (this.#why !== null) runner.dispatch({ type: 'pause', detail: this.#why });
-    return () => this.#runners.delete(runner);
+    const limits = shareLimits(runner, () => [...this.#runners]);
+    return () => {
+      limits.dispose();
+      this.#runners.delete(runner);
+    };
+  }
+
+  /** Resolves at the first interrupt (at once when one came already). */
+  get interruption(): Promise<void> {
+    if (this.#why !== null) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
   get interrupted(): boolean {
@@ -88,6 +104,22 @@ export async function runHeadless(
   } finally {
     interrupts.dispose();
   }
+}
+
+/** Paused on a usage limit whose reset time is known: the relay goes on by itself then. */
+const waitsForReset = (s: RelayState): boolean =>
+  s.phase === 'paused' && s.pause?.reason === 'rate_limited' && s.pause.resumeAt !== undefined;
+
+/** Resolves once the run is no longer in the pause it is in now. */
+function leftPause(runner: RelayRunner): Promise<void> {
+  const pause = runner.state.pause;
+  return new Promise((resolve) => {
+    const sub = runner.onChange((s) => {
+      if (s.pause === pause) return;
+      sub.dispose();
+      resolve();
+    });
+  });
 }
 
 /** One run, opened, driven to done or its first pause, and closed: exit 0 at done, 3 paused (one line on stderr saying why and how to go on). */
@@ -127,7 +159,12 @@ export async function driveRun(
   if (goal === null) runner.resumeRun();
   else runner.start(goal);
   const release = interrupts.hold(runner);
-  const final = await runner.settled();
+  let final = await runner.settled();
+  // A usage limit with a known reset is waited out (the runner goes on by itself then), unless interrupted.
+  while (waitsForReset(final) && !interrupts.interrupted) {
+    await Promise.race([interrupts.interruption, leftPause(runner)]);
+    final = await runner.settled();
+  }
   release();
   attention.dispose();
   await runner.stop();
