@@ -7,8 +7,8 @@ import { peerOf, type RelayState, ROLES } from '../protocol/index.js';
 import { orderRows, type RelayPhase, type RelayRow } from './dashboard/rows.js';
 import type { RelayView } from './relay-view.js';
 
-export type GitFigures = Pick<RelayRow, 'base' | 'added' | 'removed' | 'ahead' | 'behind'>;
-const NO_GIT: GitFigures = { base: null, added: null, removed: null, ahead: null, behind: null };
+export type GitFigures = Pick<RelayRow, 'base' | 'added' | 'removed' | 'ahead' | 'behind' | 'dirty'>;
+const NO_GIT: GitFigures = { base: null, added: null, removed: null, ahead: null, behind: null, dirty: null };
 
 const firstLine = (text: string | null): string | null =>
   text
@@ -24,6 +24,11 @@ function livePhase(state: RelayState, agents: readonly string[]): RelayPhase {
   return state.phase === 'running' ? 'working' : 'idle';
 }
 
+/** A done relay whose branch and worktree hold nothing its base lacks is merged (or had nothing to merge): it needs the person no more. */
+export function settled(phase: RelayPhase, git: GitFigures): RelayPhase {
+  return phase === 'done' && git.base !== null && git.ahead === 0 && git.dirty === false ? 'merged' : phase;
+}
+
 /** The row of a relay this relevo runs: its state as the runner and the agents' screens say now. */
 export function liveRow(view: RelayView, git: GitFigures | undefined): RelayRow {
   const state = view.runner.state;
@@ -32,17 +37,18 @@ export function liveRow(view: RelayView, git: GitFigures | undefined): RelayRow 
   const waiting = view.waiting();
   // The last handoff is the one whose receiver works now (or, between turns, the last one sent either way).
   const last = state.turn !== null ? state.lastReceived[peerOf(state.turn)] : (state.lastReceived.builder ?? state.lastReceived.planner);
+  const figures = git ?? NO_GIT;
   return {
     name: view.name,
     runId: view.runId,
-    phase: livePhase(state, agents),
+    phase: settled(livePhase(state, agents), figures),
     reason: state.pause?.reason ?? null,
     attention: blocked ? 'blocked' : waiting,
     round: state.round,
     maxRounds: state.budget,
     turn: state.phase === 'done' ? null : state.turn,
     lastHandoff: firstLine(last),
-    ...(git ?? NO_GIT),
+    ...figures,
     changedAt: view.changedAt(),
     live: true,
   };
@@ -51,7 +57,8 @@ export function liveRow(view: RelayView, git: GitFigures | undefined): RelayRow 
 /** The row of a relay only on disk (or run by another relevo): what its journal says. */
 export function diskRow(run: RelayRun, git: GitFigures | undefined): RelayRow {
   const s = run.summary;
-  const phase: RelayPhase =
+  const figures = git ?? NO_GIT;
+  const state: RelayPhase =
     s.state === 'done'
       ? 'done'
       : s.state === 'running'
@@ -59,6 +66,7 @@ export function diskRow(run: RelayRun, git: GitFigures | undefined): RelayRow {
         : s.state === 'no_goal' || s.state === 'unreadable'
           ? 'ended'
           : 'paused';
+  const phase = settled(state, figures);
   let changedAt = 0;
   try {
     changedAt = statSync(join(run.dir, 'events.jsonl')).mtimeMs;
@@ -75,7 +83,7 @@ export function diskRow(run: RelayRun, git: GitFigures | undefined): RelayRow {
     maxRounds: s.max_rounds ?? 0,
     turn: null,
     lastHandoff: null,
-    ...(git ?? NO_GIT),
+    ...figures,
     changedAt,
     live: false,
   };
@@ -85,7 +93,8 @@ export function diskRow(run: RelayRun, git: GitFigures | undefined): RelayRow {
 export async function gitFigures(relay: { root: string; branch: string; path: string | null; baseRef: string }): Promise<GitFigures> {
   try {
     const s: RelayStatus = await relayStatus(relay);
-    return { base: relay.baseRef, added: s.added, removed: s.removed, ahead: s.ahead, behind: s.behind };
+    const dirty = s.uncommitted.length + s.untracked.length > 0;
+    return { base: relay.baseRef, added: s.added, removed: s.removed, ahead: s.ahead, behind: s.behind, dirty };
   } catch {
     return { ...NO_GIT, base: relay.baseRef };
   }

@@ -20,6 +20,7 @@ export function relayRow(name: string, over: Partial<RelayRow> = {}): RelayRow {
     removed: 0,
     ahead: 0,
     behind: 0,
+    dirty: false,
     changedAt: NOW - 60_000,
     live: true,
     ...over,

@@ -8,6 +8,7 @@ import {
   selectedName,
 } from '../../src/tui/dashboard/dashboard-state.js';
 import { ageText, filterRows, needsYou, orderRows, othersNeedingYou, othersText, stateText } from '../../src/tui/dashboard/rows.js';
+import { settled } from '../../src/tui/relay-rows.js';
 import { FOUR, NOW, relayRow } from '../helpers/relay-rows.js';
 
 const names = (rows: readonly { name: string }[]) => rows.map((row) => row.name);
@@ -68,6 +69,18 @@ describe('the dashboard’s rows', () => {
     expect(othersNeedingYou(FOUR, 'relevo/pagination')).toBe(1);
     expect(othersNeedingYou([], 'x')).toBe(0);
     expect([0, 1, 2, 7].map(othersText)).toEqual(['', '1 other needs you', '2 others need you', '7 others need you']);
+  });
+
+  it('reads a done relay with nothing ahead of its base and a clean worktree as merged: it needs the person no more', () => {
+    const git = { base: 'main', added: 0, removed: 0, ahead: 0, behind: 3, dirty: false };
+    expect(settled('done', git)).toBe('merged');
+    expect(settled('done', { ...git, ahead: 2 })).toBe('done');
+    expect(settled('done', { ...git, base: null, ahead: null })).toBe('done');
+    expect(settled('done', { ...git, ahead: null })).toBe('done');
+    expect(settled('done', { ...git, dirty: true })).toBe('done');
+    expect(settled('done', { ...git, dirty: null })).toBe('done');
+    expect(settled('paused', git)).toBe('paused');
+    expect(needsYou(relayRow('a', { phase: settled('done', git) }))).toBe(false);
   });
 
   it('says a state in a word or two, and an age in its largest unit', () => {

@@ -75,21 +75,23 @@ describe('several relays in one relevo, in tmux', () => {
       await keys('Escape');
     }
     // The relay still blocked is listed first, before the ones done; the commit shows as lines added and one commit ahead.
+    // The two done with nothing to merge read `merged` and need the person no more.
     const listed = await untilScreen(
       'the three others done, the blocked relay first',
       (s) =>
         onDashboard(s) &&
-        others.every((n) => /done/.test(rowOf(s, `relevo/${n}`))) &&
+        /done ✓/.test(rowOf(s, 'relevo/add-pagination')) &&
+        ['fix-the-login', 'write-the-docs'].every((n) => /merged/.test(rowOf(s, `relevo/${n}`))) &&
         /\+2 −0 +↑1 ↓0/.test(rowOf(s, 'relevo/add-pagination')),
       120_000,
     );
     const rows = listed.split('\n');
-    expect(rows[0]).toMatch(/^relevo · 4 relays · 4 need you/);
+    expect(rows[0]).toMatch(/^relevo · 4 relays · 2 need you/);
     expect(rowOf(listed, 'relevo/guard-the-api')).toMatch(/^. relevo\/guard-the-api +blocked +1\/10 → builder/);
     expect(rows.findIndex((l) => l.includes('relevo/guard-the-api'))).toBeLessThan(
       Math.min(...others.map((n) => rows.findIndex((l) => l.includes(`relevo/${n}`)))),
     );
-    expect(rowOf(listed, 'relevo/fix-the-login')).toMatch(/done ✓ +3\/10 /);
+    expect(rowOf(listed, 'relevo/fix-the-login')).toMatch(/merged +3\/10 /);
 
     // Enter opens the blocked relay (the top row); the person answers its prompt there.
     await keys('Up', 'Up', 'Up');
@@ -103,7 +105,7 @@ describe('several relays in one relevo, in tmux', () => {
     await keys('C-]', 'w');
     await untilScreen(
       'all four done',
-      (s) => onDashboard(s) && ['guard-the-api', ...others].every((n) => /done/.test(rowOf(s, `relevo/${n}`))),
+      (s) => onDashboard(s) && ['guard-the-api', ...others].every((n) => /done|merged/.test(rowOf(s, `relevo/${n}`))),
     );
     await keys('q');
     await untilScreen('relevo gone', (s) => s.includes('exited with 0'));

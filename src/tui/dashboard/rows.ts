@@ -29,6 +29,8 @@ export type RelayRow = {
   readonly removed: number | null;
   readonly ahead: number | null;
   readonly behind: number | null;
+  /** Uncommitted or untracked files in its worktree: null without a worktree or when unknown. */
+  readonly dirty: boolean | null;
   /** Epoch ms of its last journal line: its age is now minus this. */
   readonly changedAt: number;
   /** Run by this relevo now (else only on disk, resumable). */
