@@ -7,8 +7,9 @@ import { MERGE_USAGE, RM_USAGE } from '../config/usage.js';
 import { ConfigError } from '../faults/errors.js';
 import { mergeRelay, removeRelay } from '../relays/cleanup.js';
 import { mainRoot, RelayError } from '../relays/git.js';
-import { claimPorts, relayHooks } from '../relays/prepare.js';
+import { claimPorts, type PrepareSettings, relayHooks } from '../relays/prepare.js';
 import { createWorktree } from '../relays/worktrees.js';
+import { sshHostOf } from '../run/host-backend.js';
 import type { RelayOpen } from '../run/setup.js';
 import { lockHolder } from '../store/locks.js';
 import { mainTreeOf, stateDirPath } from '../store/state-dir.js';
@@ -25,6 +26,16 @@ async function asConfig<T>(where: string, work: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** What a relay's worktree gets before its agents start, from the options; a host relay's host reached as the options say. */
+const prepareSettings = (options: Options, env: NodeJS.ProcessEnv, root: string, stateDir: string): PrepareSettings => ({
+  root,
+  setup: options.setup,
+  copy: options.copy,
+  env,
+  stateDir,
+  hostOf: (destination) => sshHostOf(destination, options, root),
+});
 
 /**
  * `relevo-tui new`: the relay's worktree made (on a new branch named from the goal, outside the
@@ -50,7 +61,7 @@ export async function newRelay(options: Options, env: NodeJS.ProcessEnv, cwd = p
       base: created.baseRef,
       ...(ports !== null ? { port: ports.port } : {}),
     };
-    return { site: { relay, goal }, relays: relayHooks({ root, setup: options.setup, copy: options.copy, env, stateDir }) };
+    return { site: { relay, goal }, relays: relayHooks(prepareSettings(options, env, root, stateDir)) };
   });
 }
 
@@ -59,7 +70,7 @@ export function resumedRelays(options: Options, env: NodeJS.ProcessEnv, cwd = pr
   // Read from files, no git started: most resumed runs are no relay and never call the hooks.
   const root = mainTreeOf(cwd) ?? cwd;
   const stateDir = stateDirPath(options.stateDir, root);
-  return { relays: relayHooks({ root, setup: options.setup, copy: options.copy, env, stateDir }) };
+  return { relays: relayHooks(prepareSettings(options, env, root, stateDir)) };
 }
 
 export type RelayRun = { readonly name: string; readonly dir: string; readonly summary: RunSummary; readonly live: number | null };

@@ -4,9 +4,11 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import type { RelayInfo } from '../../protocol/index.js';
+import type { SshHost } from '../../pty/backends/ssh.js';
 import type { RelayHooks } from '../run/relay-site.js';
 import { makeStateDir } from '../store/journal.js';
 import { lockRun } from '../store/locks.js';
+import { copyToHost, setupOnHost } from './host-prepare.js';
 
 /** The setup's output, in the run's directory. */
 export const SETUP_LOG = 'setup.log';
@@ -23,6 +25,8 @@ export type PrepareSettings = {
   readonly env: NodeJS.ProcessEnv;
   /** The state directory: `<stateDir>/ports/<port>/` is held by the relay using that block. */
   readonly stateDir: string;
+  /** How a host relay's host is reached (its ssh command and master). */
+  readonly hostOf: (destination: string) => SshHost;
 };
 
 /** Whether `port` can be listened on at 127.0.0.1 now (nothing else on this machine holds it). */
@@ -108,6 +112,12 @@ export function relayHooks(settings: PrepareSettings): RelayHooks {
       return claimed === null ? relay : { ...relay, port: claimed.port };
     },
     async prepare(relay, runDir) {
+      if (relay.host !== undefined) {
+        const host = settings.hostOf(relay.host);
+        const copied = await copyToHost(host, settings.root, relay, settings.copy);
+        if (copied !== null) return copied;
+        return settings.setup === undefined ? null : setupOnHost(host, settings.setup, relay, join(runDir, SETUP_LOG));
+      }
       const copied = copyInto(settings.root, relay.path, settings.copy);
       if (copied !== null) return copied;
       if (settings.setup === undefined) return null;

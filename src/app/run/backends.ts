@@ -17,6 +17,7 @@ import type { AgentSpec } from '../config/launch.js';
 import type { Options } from '../config/options.js';
 import { loadProfile, profileForCommand, shippedProfileNames } from '../config/profiles.js';
 import { ConfigError } from '../faults/errors.js';
+import { hostBackend } from './host-backend.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 
 export type Agents = Readonly<Record<Role, AgentSpec>>;
@@ -61,9 +62,10 @@ export async function backendFor(
   commanded: () => Agents,
   /** A name for a new tmux session or window (asked when the panes open). */
   name: () => string,
-): Promise<{ agents: Agents; panes: PaneOpener }> {
+): Promise<{ agents: Agents; panes: PaneOpener; tmuxSocket?: string }> {
   const backend = options.backend;
   if (backend.kind === 'local') return { agents: commanded(), panes: localPanes };
+  if (backend.kind === 'host') return hostBackend(backend, options, commanded, name);
   if (backend.kind === 'herdr') return herdrBackend(backend.panes, options, env, commanded);
   const server: TmuxServer = { socket: backend.socket };
   if (backend.panes === null) {

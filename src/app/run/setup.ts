@@ -4,7 +4,6 @@ import type { JournalLine, JournalRebuilt, RelayInfo, Role } from '../../protoco
 import { anchorMoved, inOrder, restoreState } from '../../protocol/index.js';
 import type { Pane } from '../../pty/pane.js';
 import type { Options } from '../config/options.js';
-import { withCliVersions } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { startError } from '../faults/fault.js';
 import { CheckpointStore } from '../store/checkpoints.js';
@@ -20,6 +19,7 @@ import { findRun } from './find-run.js';
 import { recordAgents, stopLeftovers } from './leftovers.js';
 import { journalSetupFailed, type RelayHooks, type RelaySite } from './relay-site.js';
 import { runStartedEntry } from './run-start.js';
+import { localCwd, recordedBackend, tmuxSocketOf, versioned } from './run-where.js';
 import { RelayRunner, relayConfig } from './runner.js';
 
 type Size = { readonly cols: number; readonly rows: number };
@@ -43,8 +43,6 @@ export type OpenedRun = {
   /** `--resume` rebuilt the run's lost journal: what its `journal_rebuilt` line says. */
   rebuilt?: JournalRebuilt;
 };
-
-const tmuxSocketOf = (o: Options): string | null => (o.backend.kind === 'tmux' ? o.backend.socket : null);
 
 /** How the agents, from the working directory, reach `dir` (relative when inside it, with `/`). */
 export function reachable(cwd: string, dir: string): string {
@@ -99,14 +97,14 @@ export async function createRun(
   onLine?: (line: JournalLine) => void,
   { site, relays, named }: RelayOpen = {},
 ): Promise<OpenedRun> {
-  const cwd = site?.relay.path ?? process.cwd();
+  const cwd = localCwd(site?.relay);
   if (site) named?.(site.relay);
   const commanded = () => flagAgents(options, env);
   // Checked before the run directory exists: a bad flag or pane leaves nothing behind.
   let name = 'relevo';
   const backend = await backendFor(options, env, commanded, () => name);
   const { panes } = backend;
-  const agents = await withCliVersions(backend.agents, env);
+  const agents = await versioned(options, backend.agents, env);
   const stateDir = stateDirPath(options.stateDir, cwd);
   const { runId, dir, created } = atStart(stateDir, () => createRunDir(stateDir));
   name = `relevo-${runId}`;
@@ -121,7 +119,7 @@ export async function createRun(
       // The worktree's setup runs before any agent starts; a failure is the run's pause, journaled with its goal.
       const failed = await relays.prepare(site.relay, dir);
       if (failed !== null) {
-        const started = { ...options, runId, version, cwd, agents, tmuxSocket: tmuxSocketOf(options), relay: site.relay };
+        const started = { ...options, runId, version, cwd, agents, tmuxSocket: tmuxSocketOf(options, backend), relay: site.relay };
         journal.append(runStartedEntry(started, null));
         throw journalSetupFailed(journal, dir, failed, site.goal);
       }
@@ -140,9 +138,9 @@ export async function createRun(
       runPath: reachable(cwd, dir),
       memory: await memoryFor(options, env, cwd),
       panes,
-      tmuxSocket: tmuxSocketOf(options),
+      tmuxSocket: tmuxSocketOf(options, backend),
     });
-    return { runner, journal, dir, resumed: false, createdStateDir: created, unlock, tmuxSocket: tmuxSocketOf(options) };
+    return { runner, journal, dir, resumed: false, createdStateDir: created, unlock, tmuxSocket: tmuxSocketOf(options, backend) };
   } catch (error) {
     // Nothing is left locked, and a run that never journaled a line is not left at all.
     journal?.close();
@@ -181,14 +179,6 @@ function runnerBasics(options: Options, env: NodeJS.ProcessEnv, size: Size) {
   };
 }
 
-/** Where a run's agents ran, from its `run_started` line: tmux or Herdr panes (by id), else relevo's own. */
-function recordedBackend(started: Extract<JournalLine, { type: 'run_started' }>): Options['backend'] {
-  const [planner, builder] = [started.planner.pane ?? '', started.builder.pane ?? ''].map((p) => /^(tmux|herdr) (\S+)$/.exec(p));
-  if (!planner || !builder || planner[1] !== builder[1]) return { kind: 'local' };
-  const panes = { planner: planner[2]!, builder: builder[2]! };
-  return planner[1] === 'tmux' ? { kind: 'tmux', socket: started.tmux_socket ?? null, panes } : { kind: 'herdr', panes };
-}
-
 /**
  * `--resume`: the run's journal and checkpoints give back its state; the agents are started again
  * (the same commands unless flags say otherwise); STALE when the workspace moved since the last checkpoint.
@@ -219,7 +209,7 @@ export async function resumeRun(
     const was = found.rebuild === null ? found.started : null;
     // A relay's agents go on in its worktree, with a block of ports claimed again; any other run's in the current directory.
     const relay = was?.worktree && relays ? await relays.claim(was.worktree) : was?.worktree;
-    const cwd = relay?.path ?? process.cwd();
+    const cwd = localCwd(relay);
     if (relay) named?.(relay);
     const recorded = () =>
       was === null
@@ -229,14 +219,14 @@ export async function resumeRun(
     const where: Options = options.backend.kind === 'local' && was !== null ? { ...options, backend: recordedBackend(was) } : options;
     const backend = await backendFor(where, env, recorded, () => `relevo-${basename(dir)}`);
     const { panes } = backend;
-    const agents = await withCliVersions(backend.agents, env);
+    const agents = await versioned(where, backend.agents, env);
     const { lines, started } =
       found.rebuild === null
         ? found
         : rebuildJournal(
             dir,
             found.rebuild,
-            runStartedEntry({ ...options, runId: basename(dir), version, cwd, agents, tmuxSocket: tmuxSocketOf(where) }, null),
+            runStartedEntry({ ...options, runId: basename(dir), version, cwd, agents, tmuxSocket: tmuxSocketOf(where, backend) }, null),
           );
     const store = new CheckpointStore(dir, started.run_id);
     const checkpoints = store.readAll();
@@ -299,7 +289,7 @@ export async function resumeRun(
       resumed: true,
       createdStateDir: false,
       unlock,
-      tmuxSocket: tmuxSocketOf(where),
+      tmuxSocket: tmuxSocketOf(where, backend),
       ...(rebuilt ? { rebuilt } : {}),
     };
   } catch (error) {

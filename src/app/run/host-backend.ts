@@ -1,0 +1,66 @@
+/** `--host`: the agents in tmux on another machine, reached through ssh and one shared master connection. */
+import { join } from 'node:path';
+import { MirrorPane } from '../../pty/backends/mirror.js';
+import { checkHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
+import { launchOnHost, TmuxError, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import type { Backend, Options } from '../config/options.js';
+import { ConfigError } from '../faults/errors.js';
+import { stateDirPath } from '../store/state-dir.js';
+import type { Agents } from './backends.js';
+import type { PaneOpener, PaneRequest } from './panes.js';
+
+type HostBackend = Extract<Backend, { kind: 'host' }>;
+
+/** The host of `destination` as relevo reaches it: the ssh command of the options, the master's socket in the state directory. */
+export function sshHostOf(destination: string, options: Pick<Options, 'sshCommand' | 'stateDir'>, cwd = process.cwd()): SshHost {
+  return { destination, command: options.sshCommand, controlDir: join(stateDirPath(options.stateDir, cwd), 'ssh') };
+}
+
+/** relevo's own tmux server on the host, one per user there. */
+export const hostTmuxSocket = (user: string): string => `relevo-${user.replace(/[^\w.-]/g, '_')}`;
+
+/** An ssh or tmux failure on the host as the one line `--host` prints (exit 2). */
+export async function orHostError<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof SshError || error instanceof RemoteError || error instanceof TmuxError)
+      throw new ConfigError('--host', error.message);
+    throw error;
+  }
+}
+
+/**
+ * The agents on the host: the host is asked first (its user names relevo's tmux server there, a
+ * refused or unreachable host is one line before anything is made), then the panes open in a new
+ * session of that server, or are found again by their ids (a resumed run).
+ */
+export async function hostBackend(
+  backend: HostBackend,
+  options: Options,
+  commanded: () => Agents,
+  name: () => string,
+): Promise<{ agents: Agents; panes: PaneOpener; tmuxSocket: string }> {
+  const host = sshHostOf(backend.destination, options);
+  const socket = backend.socket ?? hostTmuxSocket(await orHostError(() => checkHost(host)));
+  const server: TmuxServer = { socket, host };
+  const mirror = (pane: string, request: PaneRequest) => MirrorPane.attach(new TmuxSource(server, pane), request.osc);
+  const found = backend.panes;
+  const panes: PaneOpener =
+    found === null
+      ? {
+          attached: false,
+          open: (r) =>
+            orHostError(async () => {
+              const launch = (q: PaneRequest) => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
+              const ids = await launchOnHost(host, socket, name(), launch(r.planner), launch(r.builder));
+              return { planner: await mirror(ids.planner, r.planner), builder: await mirror(ids.builder, r.builder) };
+            }),
+        }
+      : {
+          attached: true,
+          open: (r) =>
+            orHostError(async () => ({ planner: await mirror(found.planner, r.planner), builder: await mirror(found.builder, r.builder) })),
+        };
+  return { agents: commanded(), panes, tmuxSocket: socket };
+}
