@@ -16,9 +16,13 @@ export type TmuxServer = { readonly socket: string | null; readonly host?: SshHo
 const COMMAND_TIMEOUT_MS = 10_000;
 const HOST_COMMAND_TIMEOUT_MS = 30_000;
 
-/** `tmux [-L socket] args…` as an argv, without the program's own path resolved (a host's PATH finds it). */
+/**
+ * `tmux [-L socket] args…` as an argv, without the program's own path resolved (a host's PATH finds it).
+ * On a host `-u`: an ssh session often has no UTF-8 locale, and tmux would print tabs and non-ASCII as `_`.
+ */
 export const tmuxWords = (server: TmuxServer, args: readonly string[]): string[] => [
   'tmux',
+  ...(server.host ? ['-u'] : []),
   ...(server.socket ? ['-L', server.socket] : []),
   ...args,
 ];
@@ -27,14 +31,40 @@ export const tmuxWords = (server: TmuxServer, args: readonly string[]): string[]
 export const isServerGone = (message: string): boolean => /no server running|error connecting to/.test(message);
 
 /**
+ * Runs the rest of its words outside the ssh login's cgroup and session: on a systemd host a login's
+ * scope is torn down at logout, killing a tmux server started in it (`systemd-run --user --scope`
+ * puts it in the user's manager instead), elsewhere `setsid` leaves the login's session (`-w`: it
+ * forks when the shell leads its group, and the command's output and status must still come back;
+ * without setsid, tmux's own daemon is left to do it).
+ */
+export const DETACHED_SCRIPT = [
+  'if systemd-run --user --scope --quiet true >/dev/null 2>&1; then exec systemd-run --user --scope --quiet -- "$@"',
+  'elif command -v setsid >/dev/null 2>&1; then exec setsid -w "$@"',
+  'else exec "$@"; fi',
+].join('; ');
+
+/** The tmux server's name on a host for the local user `user`: one per user, beside the person's own servers. */
+export const hostTmuxSocket = (user: string): string => `relevo-${user}`;
+
+/**
  * Runs `tmux [-L socket] args…` (no shell here; on a host, each word quoted for its shell),
  * resolving with stdout. tmux's failure throws TmuxError; on a host, ssh's own throws SshError.
  */
 export async function tmux(server: TmuxServer, args: readonly string[], input?: string): Promise<string> {
+  return run(server, args, input, false);
+}
+
+/** Like `tmux`, for a command that may start the server: on a host, started so it outlives the ssh session. */
+export function tmuxStarting(server: TmuxServer, args: readonly string[]): Promise<string> {
+  return run(server, args, undefined, true);
+}
+
+async function run(server: TmuxServer, args: readonly string[], input: string | undefined, detached: boolean): Promise<string> {
   const [file = 'tmux', ...argv] = tmuxWords(server, args);
   if (server.host) {
+    const remote = detached ? ['sh', '-c', DETACHED_SCRIPT, 'sh', file, ...argv] : [file, ...argv];
     try {
-      return await onHost(server.host, [file, ...argv], input, { timeoutMs: HOST_COMMAND_TIMEOUT_MS });
+      return await onHost(server.host, remote, input, { timeoutMs: HOST_COMMAND_TIMEOUT_MS });
     } catch (error) {
       if (!(error instanceof RemoteError)) throw error;
       if (error.exitCode === 127) throw new TmuxError(`tmux is not installed on ${server.host.destination} (or not on its PATH)`);

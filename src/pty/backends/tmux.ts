@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Capture, MirrorSource } from './mirror.js';
-import { isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux } from './tmux-control.js';
+import type { SshHost } from './ssh.js';
+import { isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxStarting } from './tmux-control.js';
 
-export { isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux } from './tmux-control.js';
+export { hostTmuxSocket, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux } from './tmux-control.js';
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'ash', 'nu', 'elvish']);
 const FIELDS = [
@@ -193,10 +194,12 @@ export async function launchInTmux(
   builder: TmuxLaunch,
 ): Promise<{ planner: string; builder: string }> {
   const envArgs = (l: TmuxLaunch) => Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  // tmux reads a word ending in `;` as the end of its command: `\;` keeps it the program's.
+  const words = (argv: readonly string[]) => argv.map((a) => a.replace(/;$/, '\\;'));
   const size = ['-x', String(planner.cols + 1 + builder.cols), '-y', String(Math.max(planner.rows, builder.rows))];
   const where = inside ? ['new-window', '-d', '-n', name] : ['new-session', '-d', '-s', name, ...size];
-  const first = [...where, '-P', '-F', '#{pane_id}', '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv];
-  const plannerPane = (await tmux(server, first)).trim();
+  const first = [...where, '-P', '-F', '#{pane_id}', '-c', planner.cwd, ...envArgs(planner), '--', ...words(planner.argv)];
+  const plannerPane = (await (inside ? tmux(server, first) : tmuxStarting(server, first))).trim();
   const builderPane = (
     await tmux(server, [
       'split-window',
@@ -211,8 +214,22 @@ export async function launchInTmux(
       builder.cwd,
       ...envArgs(builder),
       '--',
-      ...builder.argv,
+      ...words(builder.argv),
     ])
   ).trim();
   return { planner: plannerPane, builder: builderPane };
+}
+
+/**
+ * An agent pair on a host: a new detached session `name` on the host's tmux server `-L socket`
+ * (started, if it is not running, so it outlives the ssh session), the builder split to its right.
+ */
+export function launchOnHost(
+  host: SshHost,
+  socket: string,
+  name: string,
+  planner: TmuxLaunch,
+  builder: TmuxLaunch,
+): Promise<{ planner: string; builder: string }> {
+  return launchInTmux({ socket, host }, false, name, planner, builder);
 }
