@@ -2,6 +2,7 @@
  * Panes on a host's tmux server through ssh, against the real test host: launched, mirrored, typed
  * into, through a master connection that is closed, a link that is cut, a server that is killed.
  */
+import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MirrorPane } from '../../src/pty/backends/mirror.js';
@@ -18,7 +19,7 @@ const undo = new Undo();
 let launched = 0;
 beforeAll(async () => {
   host = await startTestHost();
-  ssh = { destination: host.destination, command: host.sshCommand, controlDir: tempDir('relevo-ssh-') };
+  ssh = { destination: host.destination, command: host.sshCommand, controlDir: tempDir('relevo-ctl-') };
 }, 60_000);
 afterAll(async () => {
   try {
@@ -27,6 +28,7 @@ afterAll(async () => {
     // The master first: the host's sshd is only done once its sessions are.
     if (ssh) await closeMaster(ssh);
     await host?.stop();
+    if (ssh) rmSync(ssh.controlDir, { recursive: true, force: true });
   }
 });
 
