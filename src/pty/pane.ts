@@ -14,7 +14,12 @@ export type PaneOptions = {
   readonly osc?: readonly number[];
 };
 
-export type PaneExit = { readonly exitCode: number; readonly signal?: number };
+export type PaneExit = {
+  readonly exitCode: number;
+  readonly signal?: number;
+  /** Why, in a line, when more is known than the code (`the tmux server on box is gone (…)`). */
+  readonly reason?: string;
+};
 
 /**
  * An agent's terminal, wherever it runs: a pseudo-terminal of relevo's own (LocalPane), or a pane
@@ -36,6 +41,8 @@ export interface Pane {
   readonly owned: boolean;
   /** The program's pid, when relevo started it (its process group's and session's id too). */
   readonly pid?: number;
+  /** While the pane's host cannot be reached: ssh's line (the pane is kept and looked at again), else null. */
+  readonly unreachable?: string | null;
   /** The agent's state as its multiplexer reports it (Herdr), combined with the profile's screen rules. */
   readonly reported?: AgentState | null;
   /** The pane's recent output, wrapped lines joined (Herdr's recent-unwrapped), for the turn's reply. */

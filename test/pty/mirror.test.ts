@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Capture, MirrorPane, type MirrorSource } from '../../src/pty/backends/mirror.js';
+import { retryDelayMs, SshError } from '../../src/pty/backends/ssh.js';
+import { until } from '../helpers/until.js';
 
 /** A pane of a pretend multiplexer: the test sets what the next capture returns and sees what is sent. */
 class FakeSource implements MirrorSource {
@@ -95,6 +97,39 @@ describe('MirrorPane', () => {
     source.capture = () => Promise.reject(new Error("can't find pane: %1"));
     const exited = new Promise((resolve) => pane.onExit(resolve));
     pane.write('\r');
-    expect(await exited).toEqual({ exitCode: -1 });
+    expect(await exited).toEqual({ exitCode: -1, reason: "can't find pane: %1" });
+  });
+
+  it('keeps the last screen and says why while ssh cannot reach the pane, then goes on when it can', async () => {
+    const source = new FakeSource(['❯ before']);
+    const pane = await attach(source);
+    const real = source.capture.bind(source);
+    let looks = 0;
+    source.capture = () => {
+      looks++;
+      return Promise.reject(new SshError('ssh: connect to host 10.1.1.2 port 22: Connection refused'));
+    };
+    pane.write('x'); // types nothing (the source is out of reach) and sees the failure at the next look
+    await until('unreachable', () => pane.unreachable !== null);
+    expect(pane.unreachable).toBe('ssh: connect to host 10.1.1.2 port 22: Connection refused');
+    expect(pane.exited).toBeNull();
+    expect(pane.retryAt).not.toBeNull();
+    expect(pane.screen.snapshot().viewport.join('\n')).toContain('❯ before');
+    await until('a look again after the back-off', () => looks >= 2);
+    source.next = capture(['❯ after']);
+    source.capture = real;
+    await until('reachable again', () => pane.unreachable === null && pane.screen.snapshot().viewport.join('\n').includes('❯ after'));
+    expect(pane.retryAt).toBeNull();
+    expect(pane.exited).toBeNull();
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('waits 1 s doubling to 30 s, with up to a fifth more at random', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 50].map((n) => retryDelayMs(n, () => 0))).toEqual([
+      1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+    expect(retryDelayMs(1, () => 0.999)).toBeLessThanOrEqual(1200);
+    expect(retryDelayMs(9, () => 0.999)).toBeLessThanOrEqual(36_000);
   });
 });

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,15 @@ import {
   sshArgv,
 } from '../../src/pty/backends/ssh.js';
 import { tempDir } from '../helpers/cli.js';
+import { undoAfterEach } from '../helpers/undo.js';
 
-const host = (over: Partial<SshHost> = {}): SshHost => ({
-  destination: 'me@box',
-  command: ['ssh'],
-  controlDir: tempDir('relevo-ssh-'),
-  ...over,
-});
+const undo = undoAfterEach();
+const dir = (): string => {
+  const d = tempDir('relevo-ctl-');
+  undo.add(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+};
+const host = (over: Partial<SshHost> = {}): SshHost => ({ destination: 'me@box', command: ['ssh'], controlDir: dir(), ...over });
 
 /** What the remote login shell makes of the one string: run here by a real `sh -c`, each word printed whole. */
 async function roundTrip(argv: readonly string[]): Promise<string[]> {
@@ -78,11 +80,11 @@ describe('ssh argv', () => {
   });
 
   it('puts the master socket in a short private directory when controlDir is too long for a socket path', () => {
-    const long = join(tempDir('relevo-ssh-'), 'x'.repeat(60));
-    const dir = controlDirFor(host({ controlDir: long }));
-    expect(dir).toBe(`/tmp/relevo-ssh-${process.getuid?.()}`);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(sshArgv(host({ controlDir: long }), ['true'])).toContain(`ControlPath=${dir}/%C`);
+    const long = join(dir(), 'x'.repeat(60));
+    const fallback = controlDirFor(host({ controlDir: long }));
+    expect(fallback).toBe(`/tmp/relevo-ssh-${process.getuid?.()}`);
+    expect(statSync(fallback).mode & 0o777).toBe(0o700);
+    expect(sshArgv(host({ controlDir: long }), ['true'])).toContain(`ControlPath=${fallback}/%C`);
     const short = host();
     expect(controlDirFor(short)).toBe(short.controlDir);
   });

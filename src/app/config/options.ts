@@ -349,7 +349,10 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     setup: v.setup,
     copy: v.copy,
     maxStarting: v['max-starting'],
-    sshCommand: splitCommand((given['ssh-command'] as string | undefined) ?? env.RELEVO_SSH_COMMAND ?? v['ssh-command'] ?? 'ssh', '--ssh-command'),
+    sshCommand: splitCommand(
+      (given['ssh-command'] as string | undefined) ?? env.RELEVO_SSH_COMMAND ?? v['ssh-command'] ?? 'ssh',
+      '--ssh-command',
+    ),
     all: v.all,
     help: v.help,
     version: v.version,

@@ -3,6 +3,7 @@ import { Emitter } from '../emitter.js';
 import { OutputHistory } from '../output-history.js';
 import type { Pane, PaneExit } from '../pane.js';
 import { Screen } from '../screen.js';
+import { retryDelayMs, SshError } from './ssh.js';
 
 /** One look at a pane that relevo does not own. */
 export type Capture = {
@@ -62,6 +63,9 @@ export class MirrorPane implements Pane {
   #lastChangeAt = Date.now();
   #busyUntil = 0;
   #exit: PaneExit | null = null;
+  #unreachable: string | null = null;
+  #failures = 0;
+  #retryAt: number | null = null;
   #timer: NodeJS.Timeout | null = null;
   #disposed = false;
   /** Sends, in order. */
@@ -94,6 +98,16 @@ export class MirrorPane implements Pane {
 
   get exited(): PaneExit | null {
     return this.#exit;
+  }
+
+  /** Why the pane is out of reach (ssh's line) while its host cannot be reached, else null; the last screen stays. */
+  get unreachable(): string | null {
+    return this.#unreachable;
+  }
+
+  /** When the next look at an unreachable pane is due (ms since the epoch), else null. */
+  get retryAt(): number | null {
+    return this.#retryAt;
   }
 
   get reported(): AgentState | null {
@@ -136,7 +150,7 @@ export class MirrorPane implements Pane {
     if (this.#exit !== null || this.#disposed) return;
     this.#busyUntil = Date.now() + FAST_FOR_MS;
     this.#queue = this.#queue.then(action).catch(() => {});
-    this.#poll(); // look soon: typing shows
+    if (this.#unreachable === null) this.#poll(); // look soon: typing shows
   }
 
   #stop(): void {
@@ -149,7 +163,8 @@ export class MirrorPane implements Pane {
   #schedule(): void {
     if (this.#disposed || this.#exit !== null) return;
     if (this.#timer !== null) clearTimeout(this.#timer);
-    const ms = Date.now() < this.#busyUntil ? FAST_MS : SLOW_MS;
+    const ms = this.#unreachable !== null ? retryDelayMs(this.#failures) : Date.now() < this.#busyUntil ? FAST_MS : SLOW_MS;
+    this.#retryAt = this.#unreachable !== null ? Date.now() + ms : null;
     this.#timer = setTimeout(() => this.#poll(), ms);
   }
 
@@ -159,12 +174,27 @@ export class MirrorPane implements Pane {
     this.#polling = true;
     void this.source
       .capture()
-      .then((c) => this.#apply(c))
-      .catch(() => this.#gone({ exitCode: -1 }))
+      .then((c) => {
+        this.#reached(null);
+        return this.#apply(c);
+      })
+      // ssh failed: the pane is out of reach, not gone. Anything else (the pane or its server gone) ends it.
+      .catch((error: unknown) =>
+        error instanceof SshError
+          ? this.#reached(error.message)
+          : this.#gone({ exitCode: -1, reason: String((error as Error)?.message ?? error) }),
+      )
       .finally(() => {
         this.#polling = false;
         this.#schedule();
       });
+  }
+
+  #reached(unreachable: string | null): void {
+    this.#failures = unreachable === null ? 0 : this.#failures + 1;
+    if (unreachable === this.#unreachable || this.#disposed) return;
+    this.#unreachable = unreachable;
+    this.#onUpdate.fire();
   }
 
   #gone(exit: PaneExit): void {

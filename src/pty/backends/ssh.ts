@@ -142,6 +142,12 @@ export async function closeMaster(host: SshHost): Promise<void> {
   await execa(file!, args, { reject: false, stdin: 'ignore', timeout: 10_000 });
 }
 
+/** Looking again at a host out of reach: 1 s doubling to 30 s, each with up to a fifth more at random (hosts are not hammered in step). */
+export function retryDelayMs(failures: number, random: () => number = Math.random): number {
+  const base = Math.min(30_000, 1000 * 2 ** Math.max(0, Math.min(failures, 16) - 1));
+  return Math.round(base * (1 + random() / 5));
+}
+
 /** Whether the host answers: runs `id -un` through the master; resolves with the remote user's name. */
 export async function checkHost(host: SshHost, timeoutMs = 30_000): Promise<string> {
   return (await onHost(host, ['id', '-un'], undefined, { timeoutMs })).trim();

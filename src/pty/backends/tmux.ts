@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { execa, type ResultPromise } from 'execa';
 import type { Capture, MirrorSource } from './mirror.js';
+import type { SshHost } from './ssh.js';
+import { isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxStarting } from './tmux-control.js';
 
-/** A tmux command that failed, in tmux's own words (`can't find pane: %9`, `no server running on …`). */
-export class TmuxError extends Error {}
-
-/** Which tmux server: the one `-L NAME` names, else the current one (`$TMUX`) or the default. */
-export type TmuxServer = { readonly socket: string | null };
+export { hostTmuxSocket, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux } from './tmux-control.js';
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'ash', 'nu', 'elvish']);
 const FIELDS = [
@@ -28,24 +24,6 @@ const FIELDS = [
 ].join('\t');
 /** Lines of history pulled into the mirror at most per look. */
 const MAX_SCROLLED = 2000;
-
-/** Runs `tmux [-L socket] args…` (no shell), resolving with stdout; a failure throws TmuxError. */
-export async function tmux(server: TmuxServer, args: readonly string[], input?: string): Promise<string> {
-  const argv = [...(server.socket ? ['-L', server.socket] : []), ...args];
-  const r = await execa('tmux', argv, {
-    reject: false,
-    stripFinalNewline: false,
-    timeout: 10_000,
-    ...(input !== undefined ? { input } : { stdin: 'ignore' as const }),
-  }).catch((error: unknown) => {
-    throw new TmuxError(`cannot run tmux: ${(error as Error).message}`);
-  });
-  if ((r as { code?: string }).code === 'ENOENT' || (r.failed && r.exitCode === undefined)) {
-    throw new TmuxError('tmux is not installed (or not on PATH)');
-  }
-  if (r.exitCode !== 0) throw new TmuxError(String(r.stderr).trim().split('\n')[0] || `tmux ${args[0]} failed (exit ${r.exitCode})`);
-  return String(r.stdout);
-}
 
 /** The pane's state, as tmux formats it. */
 export type TmuxPaneInfo = {
@@ -91,8 +69,9 @@ export async function paneInfo(server: TmuxServer, target: string): Promise<Tmux
 
 export const isShell = (command: string): boolean => SHELLS.has(command.replace(/^-/, ''));
 
-/** The argv of the pane's foreground process (Linux /proc), else just its command name. */
-export function foregroundArgv(info: TmuxPaneInfo): string[] {
+/** The argv of the pane's foreground process (this machine's /proc), else just its command name (always on a host). */
+export function foregroundArgv(info: TmuxPaneInfo, server?: TmuxServer): string[] {
+  if (server?.host) return [info.command];
   try {
     const stat = readFileSync(`/proc/${info.pid}/stat`, 'utf8');
     const tpgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[5]);
@@ -104,75 +83,6 @@ export function foregroundArgv(info: TmuxPaneInfo): string[] {
     /* not Linux, or the process is gone */
   }
   return [info.command];
-}
-
-/** How the control-mode client runs: commands in, notifications out, never a rejection. */
-type ControlOptions = { stdin: 'pipe'; stdout: 'pipe'; stderr: 'ignore'; buffer: false; reject: false };
-
-/**
- * A tmux control-mode client (`tmux -C attach -f no-output,ignore-size`): commands go down its
- * stdin and their output comes back between `%begin`/`%end`, so looking at a pane many times a
- * second starts no process. It does not change the session's size and gets no pane output.
- * `session` is a session id (`$2`), never a pane or window: attaching to one of those makes it the
- * session's current window, and every client of the session (the person's) would switch to it.
- */
-export class TmuxControl {
-  readonly #child: ResultPromise<ControlOptions>;
-  readonly #pending: { resolve: (out: string) => void; reject: (error: Error) => void }[] = [];
-  #block: { lines: string[]; mine: boolean } | null = null;
-  #closed = false;
-
-  constructor(server: TmuxServer, session: string) {
-    const argv = [...(server.socket ? ['-L', server.socket] : []), '-C', 'attach-session', '-f', 'no-output,ignore-size', '-t', session];
-    const options: ControlOptions = { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false, reject: false };
-    this.#child = execa('tmux', argv, options);
-    createInterface({ input: this.#child.stdout! }).on('line', (line) => this.#line(line));
-    void this.#child.finally(() => this.#fail(new TmuxError('the tmux control client ended')));
-  }
-
-  get alive(): boolean {
-    return !this.#closed;
-  }
-
-  /** Runs one tmux command line (arguments already quoted for tmux's parser); resolves with its output. */
-  run(command: string): Promise<string> {
-    if (this.#closed) return Promise.reject(new TmuxError('the tmux control client ended'));
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ resolve, reject });
-      this.#child.stdin!.write(`${command}\n`);
-    });
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#child.stdin?.end();
-    this.#child.kill();
-  }
-
-  #line(line: string): void {
-    const block = this.#block;
-    if (block === null) {
-      const begin = /^%begin \d+ \d+ (\d+)$/.exec(line);
-      if (begin) this.#block = { lines: [], mine: begin[1] === '1' };
-      return; // a notification
-    }
-    const end = /^%(end|error) \d+ \d+ \d+$/.exec(line);
-    if (!end) {
-      block.lines.push(line);
-      return;
-    }
-    this.#block = null;
-    if (!block.mine) return;
-    const waiter = this.#pending.shift();
-    if (end[1] === 'end') waiter?.resolve(block.lines.join('\n'));
-    else waiter?.reject(new TmuxError(block.lines[0] ?? 'tmux command failed'));
-  }
-
-  #fail(error: Error): void {
-    this.#closed = true;
-    for (const waiter of this.#pending.splice(0)) waiter.reject(error);
-  }
 }
 
 /**
@@ -192,7 +102,7 @@ export class TmuxSource implements MirrorSource {
     readonly server: TmuxServer,
     readonly paneId: string,
   ) {
-    this.where = `tmux ${paneId}`;
+    this.where = server.host ? `tmux ${paneId} on ${server.host.destination}` : `tmux ${paneId}`;
   }
 
   /** The control client when it runs, else one tmux process per command. */
@@ -212,13 +122,25 @@ export class TmuxSource implements MirrorSource {
     this.#control?.close();
   }
 
+  /** ssh's failure goes on as it is (the pane is out of reach, not gone); a server that is gone says so. */
   async capture(): Promise<Capture> {
+    try {
+      return await this.#capture();
+    } catch (error) {
+      if (!(error instanceof TmuxError) || !isServerGone(error.message)) throw error;
+      const where = this.server.host ? ` on ${this.server.host.destination}` : '';
+      throw new TmuxError(`the tmux server${where} is gone (${error.message})`);
+    }
+  }
+
+  async #capture(): Promise<Capture> {
     const info0 = await this.#query(['display-message', '-p', '-t', this.paneId, FIELDS]);
     if (!info0.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
     const out = `${info0}${await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId])}`;
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
     const info = parseInfo(first);
-    if (this.#control === null && !this.#closed && /^%\d+$/.test(this.paneId) && /^\$\d+$/.test(info.session))
+    // Started again after it ended (a master connection closed, a link that came back).
+    if (!this.#control?.alive && !this.#closed && /^%\d+$/.test(this.paneId) && /^\$\d+$/.test(info.session))
       this.#control = new TmuxControl(this.server, info.session);
     const lines = rest.slice(0, info.rows).map((l) => l.replace(/ +$/, ''));
     const grown = this.#history === null ? 0 : Math.min(info.history - this.#history, MAX_SCROLLED);
@@ -272,10 +194,12 @@ export async function launchInTmux(
   builder: TmuxLaunch,
 ): Promise<{ planner: string; builder: string }> {
   const envArgs = (l: TmuxLaunch) => Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  // tmux reads a word ending in `;` as the end of its command: `\;` keeps it the program's.
+  const words = (argv: readonly string[]) => argv.map((a) => a.replace(/;$/, '\\;'));
   const size = ['-x', String(planner.cols + 1 + builder.cols), '-y', String(Math.max(planner.rows, builder.rows))];
   const where = inside ? ['new-window', '-d', '-n', name] : ['new-session', '-d', '-s', name, ...size];
-  const first = [...where, '-P', '-F', '#{pane_id}', '-c', planner.cwd, ...envArgs(planner), '--', ...planner.argv];
-  const plannerPane = (await tmux(server, first)).trim();
+  const first = [...where, '-P', '-F', '#{pane_id}', '-c', planner.cwd, ...envArgs(planner), '--', ...words(planner.argv)];
+  const plannerPane = (await (inside ? tmux(server, first) : tmuxStarting(server, first))).trim();
   const builderPane = (
     await tmux(server, [
       'split-window',
@@ -290,8 +214,22 @@ export async function launchInTmux(
       builder.cwd,
       ...envArgs(builder),
       '--',
-      ...builder.argv,
+      ...words(builder.argv),
     ])
   ).trim();
   return { planner: plannerPane, builder: builderPane };
+}
+
+/**
+ * An agent pair on a host: a new detached session `name` on the host's tmux server `-L socket`
+ * (started, if it is not running, so it outlives the ssh session), the builder split to its right.
+ */
+export function launchOnHost(
+  host: SshHost,
+  socket: string,
+  name: string,
+  planner: TmuxLaunch,
+  builder: TmuxLaunch,
+): Promise<{ planner: string; builder: string }> {
+  return launchInTmux({ socket, host }, false, name, planner, builder);
 }
