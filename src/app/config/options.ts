@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { DEFAULT_STALL_AFTER_MS, type DeliveryPolicy, LANGS, type Lang, parseDuration } from '../../protocol/index.js';
 import { ConfigError } from '../faults/errors.js';
 import { type FlagsContext, parseFlags, unexpectedArgument } from './args.js';
+import { splitCommand } from './command.js';
 import { parsePrefix } from './prefix.js';
 import { z } from './zod-mini.js';
 
@@ -44,6 +45,8 @@ const FLAGS = {
   setup: { type: 'string' },
   copy: { type: 'string', multiple: true },
   'max-starting': { type: 'string' },
+  host: { type: 'string' },
+  'ssh-command': { type: 'string' },
   all: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -147,6 +150,14 @@ const schema = z.object({
     [],
   ),
   'max-starting': z._default(int('max-starting', 1, 64), 2),
+  host: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[^\s\x00-\x1f\x7f-][^\s\x00-\x1f\x7f]*$/, '--host: expected an ssh destination, user@host or an alias of ~/.ssh/config'),
+      ),
+  ),
+  'ssh-command': text('ssh-command', 'empty command'),
   all: flag(),
   help: flag(),
   version: flag(),
@@ -189,6 +200,8 @@ export type Options = {
   readonly copy: readonly string[];
   /** Relays whose agents may be starting at once. */
   readonly maxStarting: number;
+  /** The ssh program and its own options, as argv: `--ssh-command`, else RELEVO_SSH_COMMAND, else `ssh_command`, else `ssh`. */
+  readonly sshCommand: readonly string[];
   /** `--resume --all`: every relay of the repository that is not done. */
   readonly all: boolean;
   readonly help: boolean;
@@ -199,9 +212,12 @@ type PanePair = Readonly<Record<'planner' | 'builder', string>>;
 export type Backend =
   | { readonly kind: 'local' }
   | { readonly kind: 'tmux'; readonly socket: string | null; readonly panes: PanePair | null }
-  | { readonly kind: 'herdr'; readonly panes: PanePair | null };
+  | { readonly kind: 'herdr'; readonly panes: PanePair | null }
+  /** Agents on another machine, in tmux there, reached by ssh (`--host`): launched, or found again by pane id. */
+  | { readonly kind: 'host'; readonly destination: string; readonly socket: string | null; readonly panes: PanePair | null };
 
 type BackendFlags = {
+  host?: string | undefined;
   tmux: boolean;
   'tmux-socket'?: string | undefined;
   'tmux-launch': boolean;
@@ -218,6 +234,13 @@ function backendOf(v: BackendFlags): Backend {
   const chosen = (['tmux', 'tmux-launch', 'herdr', 'herdr-launch'] as const).filter((f) => v[f]);
   if (chosen.length > 1) throw new ConfigError(`--${chosen[1]}`, `not with --${chosen[0]}: pick one place for the agents`);
   const mode = chosen[0];
+  if (v.host !== undefined) {
+    if (mode !== undefined) throw new ConfigError(`--${mode}`, 'not with --host: the agents run in tmux on the host');
+    if (v['tmux-socket'] !== undefined) throw new ConfigError('--tmux-socket', 'not with --host: relevo runs its own tmux server there');
+    if (planner !== undefined || builder !== undefined)
+      throw new ConfigError(planner !== undefined ? '--planner-pane' : '--builder-pane', 'not with --host, which opens new panes');
+    return { kind: 'host', destination: v.host, socket: null, panes: null };
+  }
   if (v['tmux-socket'] !== undefined && mode !== 'tmux' && mode !== 'tmux-launch')
     throw new ConfigError('--tmux-socket', 'needs --tmux or --tmux-launch');
   if (mode === undefined) {
@@ -326,6 +349,7 @@ export function parseOptions(args: readonly string[], env: NodeJS.ProcessEnv, lo
     setup: v.setup,
     copy: v.copy,
     maxStarting: v['max-starting'],
+    sshCommand: splitCommand((given['ssh-command'] as string | undefined) ?? env.RELEVO_SSH_COMMAND ?? v['ssh-command'] ?? 'ssh', '--ssh-command'),
     all: v.all,
     help: v.help,
     version: v.version,

@@ -61,6 +61,11 @@ function buildConfigSchema() {
       builder_pane: text("the builder's pane with tmux or herdr", 'a pane'),
       worktrees_dir: text('where relevo-tui new puts relay worktrees (default beside the repository, <repo>.relevo/)', 'a directory path'),
       max_starting: whole(1, 64, 'relays whose agents may be starting at once (default 2)'),
+      host: text('run the agents on this ssh destination (user@host or an alias of ~/.ssh/config), in tmux there', 'an ssh destination'),
+      ssh_command: text(
+        'the ssh program and its options for every connection relevo makes, git\'s included, e.g. "ssh -F ./ssh_config" (RELEVO_SSH_COMMAND wins)',
+        'a command line',
+      ),
       worktree: z.optional(
         z
           .strictObject({

@@ -8,9 +8,9 @@ import type { AgentSpec } from './runner.js';
 
 // Which agents a run starts, and with what goal: from the flags (or --demo), or as a resumed run recorded them.
 
-/** The built-in simulated agent, run by this very package. */
-export function demoCommand(role: Role): string[] {
-  return [process.execPath, BIN, 'sim-agent', '--role', role];
+/** The built-in simulated agent, run by this very package (on a host, by the relevo-tui on its PATH). */
+export function demoCommand(role: Role, onHost = false): string[] {
+  return [...(onHost ? ['relevo-tui'] : [process.execPath, BIN]), 'sim-agent', '--role', role];
 }
 
 /** Turns `--planner`/`--builder` (+ profile flags, or `--demo`) into launchable agents. */
@@ -18,9 +18,11 @@ export function agentSpec(role: Role, options: Options, env: NodeJS.ProcessEnv):
   const flag = `--${role}`;
   const line = role === 'planner' ? options.planner : options.builder;
   const profileName = role === 'planner' ? options.plannerProfile : options.builderProfile;
+  // On a host the program is found on the host's PATH, where it runs.
+  const onHost = options.backend.kind === 'host';
   let argv: string[];
-  if (line !== undefined) argv = resolveProgram(splitCommand(line, flag), flag, env.PATH ?? '');
-  else if (options.demo) argv = demoCommand(role);
+  if (line !== undefined) argv = onHost ? splitCommand(line, flag) : resolveProgram(splitCommand(line, flag), flag, env.PATH ?? '');
+  else if (options.demo) argv = demoCommand(role, onHost);
   else throw new ConfigError(flag, 'a command is required (or use --demo)');
   const profile = profileName !== undefined ? loadProfile(profileName, `${flag}-profile`) : profileForCommand(argv, flag);
   return { argv, profile };

@@ -59,7 +59,8 @@ export function paneRequest(role: Role, options: RunnerOptions, channel: HookCha
     argv: launch.argv,
     env,
     extraEnv,
-    cwd: options.cwd,
+    // A relay on a host: its agents work in its worktree there.
+    cwd: relay?.host !== undefined ? relay.path : options.cwd,
     cols: options.cols,
     rows: options.rows,
     osc: spec.profile.data.screen.osc,

@@ -89,9 +89,18 @@ export const journalEntrySchema = lazySchema(() =>
       tmux_socket: z.string().optional(),
       /** The run this one follows: a next goal given after that run's `done`, to the same agents. */
       follows: z.string().optional(),
-      /** A relay of several (`relevo-tui new`): its branch (the relay's name), its worktree, the base it was made from, its block of ports. */
+      /**
+       * A relay of several (`relevo-tui new`): its branch (the relay's name), its worktree, the base it
+       * was made from, its block of ports; `host` when its agents and worktree are on another machine (`path` is the host's).
+       */
       worktree: z
-        .strictObject({ branch: z.string(), path: z.string(), base: z.string(), port: z.number().int().positive().optional() })
+        .strictObject({
+          branch: z.string(),
+          path: z.string(),
+          base: z.string(),
+          port: z.number().int().positive().optional(),
+          host: z.string().optional(),
+        })
         .optional(),
     }),
     z.strictObject({ type: z.literal('goal'), text: z.string() }),
