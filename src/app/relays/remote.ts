@@ -2,7 +2,6 @@
  * A relay whose worktree is on a host reached by ssh: the base commit pushed to a bare repository
  * there and a worktree added on the relay's branch; its commits fetched back, never forced.
  */
-import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { branchForGoal, branchSlug, freeName } from '../../protocol/index.js';
@@ -26,7 +25,6 @@ export function hostFor(root: string, destination: string, settings: SshSettings
   const env = process.env.RELEVO_SSH_COMMAND;
   const command = settings.sshCommand ?? (env !== undefined && env.trim() !== '' ? splitCommand(env, 'RELEVO_SSH_COMMAND') : ['ssh']);
   const controlDir = join(settings.stateDir ?? stateDirPath('.relevo', root), 'ssh');
-  mkdirSync(controlDir, { recursive: true, mode: 0o700 });
   return { destination, command, controlDir };
 }
 
@@ -67,7 +65,14 @@ export async function hostHome(host: SshHost): Promise<string> {
 
 /** A directory setting as the host sees it: `~/x` and a relative `x` are in the host user's home. */
 export function onHostPath(home: string, setting: string): string {
-  const path = setting === '~' ? home : setting.startsWith('~/') ? `${home}/${setting.slice(2)}` : setting.startsWith('/') ? setting : `${home}/${setting}`;
+  const path =
+    setting === '~'
+      ? home
+      : setting.startsWith('~/')
+        ? `${home}/${setting.slice(2)}`
+        : setting.startsWith('/')
+          ? setting
+          : `${home}/${setting}`;
   return path.replace(/\/+$/, '') || '/';
 }
 
@@ -160,7 +165,8 @@ async function ensureBare(host: SshHost, repo: string): Promise<void> {
       return;
     } catch (error) {
       const busy = !(error instanceof SshError) && (LOCKED.test(oneLine(error)) || /exists/i.test(oneLine(error)));
-      if (!busy || attempt >= INIT_TRIES) throw new RelayError(`cannot make the repository ${repo} on ${host.destination}: ${oneLine(error)}`);
+      if (!busy || attempt >= INIT_TRIES)
+        throw new RelayError(`cannot make the repository ${repo} on ${host.destination}: ${oneLine(error)}`);
       await sleep(25 + Math.floor(Math.random() * 100));
     }
   }
@@ -168,7 +174,9 @@ async function ensureBare(host: SshHost, repo: string): Promise<void> {
 
 /** A name for the goal free here and on the host: no branch there, no worktree at its path there. */
 async function pickBranch(root: string, host: SshHost, repo: string, trees: string, wanted: string, passed: ReadonlySet<string>) {
-  const theirs = lines(await hostRun(host, ['git', '-C', repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'], 'listing branches'));
+  const theirs = lines(
+    await hostRun(host, ['git', '-C', repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'], 'listing branches'),
+  );
   const paths = new Set(
     lines(await hostRun(host, ['git', '-C', repo, 'worktree', 'list', '--porcelain'], 'listing worktrees'))
       .filter((l) => l.startsWith('worktree '))
@@ -221,7 +229,8 @@ export async function fetchFromHost(relay: Relay, ssh: SshSettings = {}): Promis
   const fetched = lines(await log([theirs, '--not', ours]));
   if (ours !== theirs) {
     const checkout = (await worktrees(root)).find((w) => w.branch === branch)?.path;
-    if (checkout !== undefined) throw new RelayError(`refusing to fetch ${branch} from ${place.destination}: it is checked out at ${checkout}`);
+    if (checkout !== undefined)
+      throw new RelayError(`refusing to fetch ${branch} from ${place.destination}: it is checked out at ${checkout}`);
     await gitOrFail(root, ['update-ref', `refs/heads/${branch}`, theirs, ours], `moving ${branch}`);
   }
   return { head: theirs, fetched };
