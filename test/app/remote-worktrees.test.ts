@@ -131,6 +131,19 @@ describe('a relay worktree on a host', () => {
     expect(await git(root, 'rev-parse', 'HEAD')).toBe(theirs);
   }, 60_000);
 
+  it('a user@host destination works for ssh and for git (scp form), and is what the branch records', async () => {
+    const { root, ssh, git, commitOnHost } = await shop();
+    const destination = `root@${testHost.destination}`;
+    const host = hostFor(root, destination, ssh);
+    undo.add(() => closeMaster(host));
+    const made = await createHostWorktree(root, host, { goal: 'g' });
+    expect(made.host).toBe(destination);
+    expect((await findRelay(root, made.branch)).host?.destination).toBe(destination);
+    const theirs = await commitOnHost(made.path, 'a.ts', 'a\n');
+    expect((await mergeRelay(root, made.branch, ssh)).head).toBe(theirs);
+    expect(await git(root, 'rev-parse', 'HEAD')).toBe(theirs);
+  }, 60_000);
+
   it('a conflicting host relay is refused: base and branch untouched', async () => {
     const { root, host, ssh, git, commit, commitOnHost } = await shop();
     const made = await createHostWorktree(root, host, { goal: 'g' });
