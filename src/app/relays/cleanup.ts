@@ -5,6 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitOf, dirt, firstLine, git, gitOrFail, RelayError, worktrees } from './git.js';
+import type { SshSettings } from './remote.js';
+import { rebasedFromHost, removeHostRelay } from './remote-cleanup.js';
 import { findRelay, type Relay, unmergedCommits } from './worktrees.js';
 
 const listed = (what: string, items: readonly string[]) => `${what}: ${items.join(', ')}`;
@@ -28,9 +30,10 @@ export type Removed = { worktreeRemoved: boolean; branchDeleted: boolean; unmerg
 export async function removeRelay(
   cwd: string,
   branch: string,
-  options: { force?: boolean; copies?: readonly string[] } = {},
+  options: { force?: boolean; copies?: readonly string[] } & SshSettings = {},
 ): Promise<Removed> {
   const relay = await findRelay(cwd, branch);
+  if (relay.host !== null) return removeHostRelay(relay, options);
   const unmerged = await unmergedCommits(relay);
   const present = relay.path !== null && existsSync(relay.path);
   const all = present ? await dirt(relay.path!) : { uncommitted: [], untracked: [] };
@@ -69,7 +72,7 @@ export type Merged = { baseRef: string; head: string; squashed: boolean };
  * line, with nothing changed, when the base's checkout or the worktree has uncommitted changes or
  * the rebase conflicts (it is aborted).
  */
-export async function mergeRelay(cwd: string, branch: string, options: { squash?: boolean } = {}): Promise<Merged> {
+export async function mergeRelay(cwd: string, branch: string, options: { squash?: boolean } & SshSettings = {}): Promise<Merged> {
   const relay = await findRelay(cwd, branch);
   const { root, baseRef } = relay;
   if ((await commitOf(root, `refs/heads/${baseRef}`)) === null)
@@ -82,16 +85,16 @@ export async function mergeRelay(cwd: string, branch: string, options: { squash?
         `refusing to merge ${branch}: ${baseRef} has uncommitted changes in ${checkout}: ${base.uncommitted.join(', ')}`,
       );
   }
-  await rebaseOntoBase(relay);
-  const head = (await commitOf(root, `refs/heads/${branch}`))!;
-  if (options.squash) await squashInto(relay, checkout);
-  else if (checkout !== null) await gitOrFail(checkout, ['merge', '--ff-only', '--quiet', branch], `fast-forwarding ${baseRef}`);
+  // A host relay: fetched, rebased in a temporary worktree; its branch (here and on the host) stays as the host has it.
+  const head = relay.host !== null ? await rebasedFromHost(relay, options) : await rebaseOntoBase(relay);
+  if (options.squash) await squashInto(relay, checkout, head);
+  else if (checkout !== null) await gitOrFail(checkout, ['merge', '--ff-only', '--quiet', head], `fast-forwarding ${baseRef}`);
   else await advanceRef(relay, head);
   return { baseRef, head: (await commitOf(root, `refs/heads/${baseRef}`))!, squashed: options.squash === true };
 }
 
 /** `git rebase <base>` in the relay's worktree; on a conflict the rebase is aborted and the merge refused. */
-async function rebaseOntoBase(relay: Relay): Promise<void> {
+async function rebaseOntoBase(relay: Relay): Promise<string> {
   const { branch, baseRef, path } = relay;
   if (path === null || !existsSync(path)) throw new RelayError(`cannot merge ${branch}: it has no worktree to rebase in`);
   // Untracked files stay in the worktree, untouched by the rebase (git refuses one it would overwrite: then it is aborted).
@@ -99,18 +102,18 @@ async function rebaseOntoBase(relay: Relay): Promise<void> {
   if (uncommitted.length > 0)
     throw new RelayError(`refusing to merge ${branch}: its worktree has uncommitted changes: ${uncommitted.join(', ')}`);
   const rebased = await git(path, ['rebase', '--quiet', baseRef]);
-  if (rebased.ok) return;
+  if (rebased.ok) return (await commitOf(relay.root, `refs/heads/${branch}`))!;
   await git(path, ['rebase', '--abort']);
   throw new RelayError(`refusing to merge ${branch}: rebasing it onto ${baseRef} conflicts (rebase aborted, nothing changed)`);
 }
 
 /** One commit on the base with the relay's changes: `git merge --squash` in its checkout, else a commit made from the tree. */
-async function squashInto(relay: Relay, checkout: string | null): Promise<void> {
+async function squashInto(relay: Relay, checkout: string | null, head: string): Promise<void> {
   const { root, branch, baseRef } = relay;
   const message = `relevo: squash relay ${branch}`;
-  if ((await commitOf(root, `${baseRef}`)) === (await commitOf(root, branch))) return;
+  if ((await commitOf(root, `${baseRef}`)) === head) return;
   if (checkout !== null) {
-    await gitOrFail(checkout, ['merge', '--squash', '--quiet', branch], `squashing ${branch} into ${baseRef}`);
+    await gitOrFail(checkout, ['merge', '--squash', '--quiet', head], `squashing ${branch} into ${baseRef}`);
     const committed = await git(checkout, ['commit', '--quiet', '-m', message]);
     if (!committed.ok) {
       await git(checkout, ['reset', '--merge']);
@@ -118,7 +121,7 @@ async function squashInto(relay: Relay, checkout: string | null): Promise<void> 
     }
     return;
   }
-  const made = await gitOrFail(root, ['commit-tree', `${branch}^{tree}`, '-p', baseRef, '-m', message], `squashing ${branch}`);
+  const made = await gitOrFail(root, ['commit-tree', `${head}^{tree}`, '-p', baseRef, '-m', message], `squashing ${branch}`);
   await advanceRef(relay, made.trim());
 }
 

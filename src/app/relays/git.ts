@@ -17,13 +17,13 @@ export class RelayError extends Error {
 export type GitResult = { ok: boolean; out: string; err: string };
 
 /** git's own lock files held by another git (`index.lock`, a ref's or the config's lock). */
-const LOCKED = /index\.lock|could not lock|cannot lock ref|unable to create '[^']*\.lock'|\.lock': File exists/i;
+export const LOCKED = /index\.lock|could not lock|cannot lock ref|unable to create '[^']*\.lock'|\.lock': File exists/i;
 const LOCK_TRIES = 40;
 
-/** Runs git in `cwd`; while it fails on a lock another git holds, waits a little and runs it again (bounded). */
-export async function git(cwd: string, args: readonly string[]): Promise<GitResult> {
+/** Runs git in `cwd` (with `env` added); while it fails on a lock another git holds, waits a little and runs it again (bounded). */
+export async function git(cwd: string, args: readonly string[], env?: Readonly<Record<string, string>>): Promise<GitResult> {
   for (let attempt = 1; ; attempt++) {
-    const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', timeout: 60_000 });
+    const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', timeout: 60_000, ...(env ? { env } : {}) });
     const result = { ok: r.exitCode === 0, out: String(r.stdout ?? ''), err: String(r.stderr ?? '') };
     if (result.ok || !LOCKED.test(result.err) || attempt >= LOCK_TRIES) return result;
     await sleep(25 + Math.floor(Math.random() * 50 * Math.min(attempt, 8)));

@@ -16,7 +16,13 @@ export type CreateOptions = {
 
 export type Created = { root: string; branch: string; path: string; base: string; baseRef: string };
 
-const BASE_KEY = (branch: string) => `branch.${branch}.relevoBase`;
+export const BASE_KEY = (branch: string) => `branch.${branch}.relevoBase`;
+/** A host relay's branch config: the ssh destination, its worktree's path and its bare repository's path there. */
+export const HOST_KEYS = {
+  destination: (branch: string) => `branch.${branch}.relevoHost`,
+  path: (branch: string) => `branch.${branch}.relevoHostPath`,
+  repo: (branch: string) => `branch.${branch}.relevoHostRepo`,
+};
 const MAX_PICKS = 50;
 
 /** Makes the relay's branch and worktree; a name taken meanwhile by another relay starting at once is passed over. */
@@ -63,21 +69,39 @@ async function pickBranch(root: string, options: CreateOptions, passed: Readonly
 }
 
 /** The branch checked out in the main working tree, or null when it is detached. */
-async function currentBranch(root: string): Promise<string | null> {
+export async function currentBranch(root: string): Promise<string | null> {
   const r = await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   return r.ok ? r.out.trim() : null;
 }
 
-export type Relay = { root: string; branch: string; path: string | null; baseRef: string };
+/** Where a host relay's worktree lives: the ssh destination, and the paths as the host sees them. */
+export type HostPlace = { destination: string; path: string; repo: string };
 
-/** The relay on `branch`: its worktree (null when none holds it) and the base it was made from. */
+/** A relay; `host` set for one whose worktree is on a host reached by ssh (then `path`, a local worktree, is null). */
+export type Relay = { root: string; branch: string; path: string | null; baseRef: string; host: HostPlace | null };
+
+/** The relay on `branch`: its worktree (null when none holds it), the base it was made from, and its host if any. */
 export async function findRelay(cwd: string, branch: string): Promise<Relay> {
   const root = await mainRoot(cwd);
   if ((await commitOf(root, `refs/heads/${branch}`)) === null) throw new RelayError(`no relay branch ${branch}`);
   const recorded = await git(root, ['config', '--get', BASE_KEY(branch)]);
   if (!recorded.ok) throw new RelayError(`${branch} has no recorded base (not made by relevo)`);
   const path = (await worktrees(root)).find((w) => w.branch === branch)?.path ?? null;
-  return { root, branch, path, baseRef: recorded.out.trim() };
+  return { root, branch, path, baseRef: recorded.out.trim(), host: await hostPlace(root, branch) };
+}
+
+/** The host a relay's worktree is on, from its branch's config; null for a local relay. */
+async function hostPlace(root: string, branch: string): Promise<HostPlace | null> {
+  const read = async (key: string) => {
+    const r = await git(root, ['config', '--get', key]);
+    return r.ok ? r.out.trim() : null;
+  };
+  const destination = await read(HOST_KEYS.destination(branch));
+  if (destination === null) return null;
+  const path = await read(HOST_KEYS.path(branch));
+  const repo = await read(HOST_KEYS.repo(branch));
+  if (path === null || repo === null) throw new RelayError(`${branch} names host ${destination} but not where its worktree is there`);
+  return { destination, path, repo };
 }
 
 export type RelayStatus = {
@@ -90,7 +114,7 @@ export type RelayStatus = {
 };
 
 /** Commits ahead of and behind the base, lines added and removed since they parted, and the worktree's changes. */
-export async function relayStatus(relay: Relay): Promise<RelayStatus> {
+export async function relayStatus(relay: Omit<Relay, 'host'>): Promise<RelayStatus> {
   const { root, branch, baseRef } = relay;
   const counts = await gitOrFail(root, ['rev-list', '--left-right', '--count', `${baseRef}...${branch}`], `comparing ${branch}`);
   const [behind = 0, ahead = 0] = counts.trim().split(/\s+/).map(Number);
