@@ -137,9 +137,11 @@ export async function main(args: readonly string[], env: NodeJS.ProcessEnv = pro
     if (!options.headless && (!process.stdin.isTTY || !process.stdout.isTTY)) {
       throw new ConfigError('usage', 'the TUI needs a terminal on stdin and stdout: add --headless to run without one');
     }
+    // A run on a host is a relay there: the code goes to a worktree of its own on the host.
+    const relayed = made || (options.backend.kind === 'host' && options.resume === false);
     // Loaded only for a relay's run or a resumed one: a plain start's first frame does without git and its hooks.
-    const relays = made || options.resume !== false ? await import('./app/commands/relays.js') : null;
-    const relay = relays === null ? {} : made ? await relays.newRelay(options, env) : relays.resumedRelays(options, env);
+    const relays = relayed || options.resume !== false ? await import('./app/commands/relays.js') : null;
+    const relay = relays === null ? {} : relayed ? await relays.newRelay(options, env) : relays.resumedRelays(options, env);
     if (options.headless) {
       // relevo.toml asked for it: NODE_ENV and fetch are put back before anything runs.
       await tui?.catch(() => {});

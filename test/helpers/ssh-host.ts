@@ -175,13 +175,17 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
       await execa('sh', ['-c', 'for s in "$1"/*/*; do [ -S "$s" ] && tmux -S "$s" kill-server; done; true', 'sh', tmuxDir], {
         reject: false,
       });
-      sshd.kill('SIGTERM');
-      await sshd;
+      // Sessions still open (an ssh master) hold sshd's stderr: every process of the host goes, then sshd is waited for.
       if (netns) {
         const pids = String((await execa('ip', ['netns', 'pids', netns], { reject: false })).stdout)
           .split(/\s+/)
           .filter(Boolean);
         for (const pid of pids) await execa('kill', ['-KILL', pid], { reject: false });
+      }
+      sshd.kill('SIGKILL');
+      sshd.stderr?.destroy();
+      await sshd;
+      if (netns) {
         await execa('ip', ['netns', 'del', netns], { reject: false });
         await execa('ip', ['link', 'del', outer], { reject: false });
       }

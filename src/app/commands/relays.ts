@@ -2,12 +2,14 @@
 import { join } from 'node:path';
 import type { RelayInfo } from '../../protocol/index.js';
 import { parseFlags, unexpectedArgument } from '../config/args.js';
+import { splitCommand } from '../config/command.js';
 import { DEMO_GOAL, type Options } from '../config/options.js';
 import { MERGE_USAGE, RM_USAGE } from '../config/usage.js';
 import { ConfigError } from '../faults/errors.js';
 import { mergeRelay, removeRelay } from '../relays/cleanup.js';
 import { mainRoot, RelayError } from '../relays/git.js';
 import { claimPorts, type PrepareSettings, relayHooks } from '../relays/prepare.js';
+import { createHostWorktree } from '../relays/remote.js';
 import { createWorktree } from '../relays/worktrees.js';
 import { sshHostOf } from '../run/host-backend.js';
 import type { RelayOpen } from '../run/setup.js';
@@ -49,17 +51,23 @@ export async function newRelay(options: Options, env: NodeJS.ProcessEnv, cwd = p
     const root = await mainRoot(cwd);
     const stateDir = stateDirPath(options.stateDir, root);
     const ports = await claimPorts(stateDir);
-    const created = await createWorktree(root, {
+    const where = {
       goal,
       ...(options.branch !== undefined ? { branch: options.branch } : {}),
       ...(options.base !== undefined ? { base: options.base } : {}),
-      ...(options.worktreesDir !== undefined ? { worktreesDir: options.worktreesDir } : {}),
-    });
+    };
+    const backend = options.backend;
+    // A relay on a host: its worktree made there from this repository's base commit (pushed over ssh).
+    const created =
+      backend.kind === 'host'
+        ? await createHostWorktree(root, sshHostOf(backend.destination, options, root), where)
+        : await createWorktree(root, { ...where, ...(options.worktreesDir !== undefined ? { worktreesDir: options.worktreesDir } : {}) });
     const relay: RelayInfo = {
       branch: created.branch,
       path: created.path,
       base: created.baseRef,
       ...(ports !== null ? { port: ports.port } : {}),
+      ...(backend.kind === 'host' ? { host: backend.destination } : {}),
     };
     return { site: { relay, goal }, relays: relayHooks(prepareSettings(options, env, root, stateDir)) };
   });
@@ -118,15 +126,22 @@ export async function runRelayCommand(command: 'merge' | 'rm', args: readonly st
     const { name, on, stateDir } = relayArgs(command, args);
     const root = await asConfig(command, () => mainRoot(cwd));
     refuseWhileWorking(stateDirPath(stateDir, root), name, command);
+    const settings = (await import('../config/relevo-toml.js')).loadConfig(undefined, root);
+    // A host relay's host is reached as a run reaches it: RELEVO_SSH_COMMAND, else relevo.toml's ssh_command.
+    const given = settings['ssh-command'];
+    const ssh = {
+      stateDir: stateDirPath(stateDir, root),
+      ...(typeof given === 'string' && !process.env.RELEVO_SSH_COMMAND ? { sshCommand: splitCommand(given, 'ssh_command') } : {}),
+    };
     if (command === 'merge') {
-      const merged = await asConfig(command, () => mergeRelay(root, name, { squash: on }));
+      const merged = await asConfig(command, () => mergeRelay(root, name, { squash: on, ...ssh }));
       io.stdout.write(`merged ${name} into ${merged.baseRef}${merged.squashed ? ' (squashed)' : ''}: ${merged.head.slice(0, 12)}\n`);
       return 0;
     }
     // The files `[worktree] copy` put in are the repository's: their copies are no work to keep.
-    const copy = (await import('../config/relevo-toml.js')).loadConfig(undefined, root).copy;
+    const copy = settings.copy;
     const copies = Array.isArray(copy) ? copy : [];
-    const removed = await asConfig(command, () => removeRelay(root, name, { force: on, copies }));
+    const removed = await asConfig(command, () => removeRelay(root, name, { force: on, copies, ...ssh }));
     const kept = removed.branchDeleted
       ? 'branch deleted (merged)'
       : `branch ${name} kept${removed.unmerged.length > 0 ? ` (${removed.unmerged.length} commits not merged)` : ''}`;

@@ -15,7 +15,10 @@ const relayEnv = (relay: RelayInfo): string[] => [`RELEVO_RELAY=${relay.branch}`
 
 /** A copy's failure in a few words: ssh's or the remote shell's last line, else its exit. */
 function failure(r: { exitCode?: number; signal?: string; stderr?: unknown }, what: string): string {
-  const said = String(r.stderr ?? '').trim().split('\n').at(-1);
+  const said = String(r.stderr ?? '')
+    .trim()
+    .split('\n')
+    .at(-1);
   return `${what} failed: ${said || (r.exitCode !== undefined ? `exit ${r.exitCode}` : `ended by ${r.signal ?? 'a failure'}`)}`;
 }
 

@@ -1,10 +1,10 @@
 /** `--host`: the agents in tmux on another machine, reached through ssh and one shared master connection. */
-import { join } from 'node:path';
 import { MirrorPane } from '../../pty/backends/mirror.js';
 import { checkHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
-import { launchOnHost, TmuxError, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import { hostTmuxSocket, launchOnHost, TmuxError, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
 import type { Backend, Options } from '../config/options.js';
 import { ConfigError } from '../faults/errors.js';
+import { hostFor } from '../relays/remote.js';
 import { stateDirPath } from '../store/state-dir.js';
 import type { Agents } from './backends.js';
 import type { PaneOpener, PaneRequest } from './panes.js';
@@ -13,11 +13,8 @@ type HostBackend = Extract<Backend, { kind: 'host' }>;
 
 /** The host of `destination` as relevo reaches it: the ssh command of the options, the master's socket in the state directory. */
 export function sshHostOf(destination: string, options: Pick<Options, 'sshCommand' | 'stateDir'>, cwd = process.cwd()): SshHost {
-  return { destination, command: options.sshCommand, controlDir: join(stateDirPath(options.stateDir, cwd), 'ssh') };
+  return hostFor(cwd, destination, { sshCommand: options.sshCommand, stateDir: stateDirPath(options.stateDir, cwd) });
 }
-
-/** relevo's own tmux server on the host, one per user there. */
-export const hostTmuxSocket = (user: string): string => `relevo-${user.replace(/[^\w.-]/g, '_')}`;
 
 /** An ssh or tmux failure on the host as the one line `--host` prints (exit 2). */
 export async function orHostError<T>(action: () => Promise<T>): Promise<T> {
