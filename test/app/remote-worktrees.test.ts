@@ -1,36 +1,21 @@
 import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mergeRelay, removeRelay } from '../../src/app/relays/cleanup.js';
 import { RelayError } from '../../src/app/relays/git.js';
 import { createHostWorktree, hostFor } from '../../src/app/relays/remote.js';
 import { findRelay } from '../../src/app/relays/worktrees.js';
 import { closeMaster, type SshHost } from '../../src/pty/backends/ssh.js';
 import { tempDir } from '../helpers/cli.js';
-import { gitRepo } from '../helpers/git.js';
-import { startTestHost, type TestHost } from '../helpers/ssh-host.js';
+import { gitAuthorEachTest, gitRepo } from '../helpers/git.js';
+import { testHostPerFile } from '../helpers/ssh-host.js';
 import { undoAfterEach } from '../helpers/undo.js';
 
 const undo = undoAfterEach();
-let testHost: TestHost;
-beforeAll(async () => {
-  testHost = await startTestHost();
-}, 60_000);
-afterAll(async () => {
-  await testHost?.stop();
-});
+const testHost = testHostPerFile();
 
-beforeEach(() => {
-  for (const [k, v] of Object.entries({
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t',
-  }))
-    vi.stubEnv(k, v);
-  undo.add(() => vi.unstubAllEnvs());
-});
+gitAuthorEachTest(undo);
 
 /** A repository named uniquely (so each test has its own bare repository on the host), its state dir, and the host as relevo reaches it. */
 async function shop() {
@@ -40,16 +25,16 @@ async function shop() {
   mkdirSync(root);
   await gitRepo(root);
   const stateDir = join(root, '.relevo');
-  const ssh = { sshCommand: testHost.sshCommand, stateDir };
-  const host: SshHost = hostFor(root, testHost.destination, ssh);
+  const ssh = { sshCommand: testHost().sshCommand, stateDir };
+  const host: SshHost = hostFor(root, testHost().destination, ssh);
   // The shared master outlives each ssh call (ControlPersist): ended with the test, or the host's sshd would wait on it.
   undo.add(() => closeMaster(host));
   const git = async (cwd: string, ...args: string[]) => (await execa('git', args, { cwd })).stdout.trim();
   /** Runs git on the host (as its sessions run). */
-  const onHost = async (...args: string[]) => (await testHost.exec(['git', '-c', 'user.name=h', '-c', 'user.email=h@h', ...args])).trim();
+  const onHost = async (...args: string[]) => (await testHost().exec(['git', '-c', 'user.name=h', '-c', 'user.email=h@h', ...args])).trim();
   /** Writes `file` in the host worktree at `path` (a path as the host sees it) and commits it there. */
   const commitOnHost = async (path: string, file: string, text: string) => {
-    await testHost.exec(['sh', '-c', 'printf %s "$2" > "$1/$3"', 'sh', path, text, file]);
+    await testHost().exec(['sh', '-c', 'printf %s "$2" > "$1/$3"', 'sh', path, text, file]);
     await onHost('-C', path, 'add', file);
     await onHost('-C', path, 'commit', '-q', '-m', `host edit ${file}`);
     return onHost('-C', path, 'rev-parse', 'HEAD');
@@ -78,9 +63,9 @@ describe('a relay worktree on a host', () => {
   it('is made on the host at <worktrees>/<repo>/<slug>, on its branch, at the base; the local branch records the host', async () => {
     const { root, host, git, onHost } = await shop();
     const made = await createHostWorktree(root, host, { goal: 'Add pagination' });
-    const home = (await testHost.exec(['sh', '-c', 'printf %s "$HOME"'])).trim();
+    const home = (await testHost().exec(['sh', '-c', 'printf %s "$HOME"'])).trim();
     const repo = root.split('/').at(-1);
-    expect(made).toMatchObject({ root, branch: 'relevo/add-pagination', host: testHost.destination });
+    expect(made).toMatchObject({ root, branch: 'relevo/add-pagination', host: testHost().destination });
     expect(made.path).toBe(`${home}/.relevo/worktrees/${repo}/add-pagination`);
     expect(made.base).toBe(await git(root, 'rev-parse', 'HEAD'));
     expect(await onHost('-C', made.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('relevo/add-pagination');
@@ -88,7 +73,7 @@ describe('a relay worktree on a host', () => {
     expect(await onHost('-C', `${home}/.relevo/repos/${repo}.git`, 'rev-parse', '--is-bare-repository')).toBe('true');
     expect(await git(root, 'rev-parse', made.branch)).toBe(made.base);
     const relay = await findRelay(root, made.branch);
-    expect(relay.host).toMatchObject({ destination: testHost.destination, path: made.path });
+    expect(relay.host).toMatchObject({ destination: testHost().destination, path: made.path });
     expect(relay.path).toBeNull();
   }, 60_000);
 
@@ -133,7 +118,7 @@ describe('a relay worktree on a host', () => {
 
   it('a user@host destination works for ssh and for git (scp form), and is what the branch records', async () => {
     const { root, ssh, git, commitOnHost } = await shop();
-    const destination = `root@${testHost.destination}`;
+    const destination = `root@${testHost().destination}`;
     const host = hostFor(root, destination, ssh);
     undo.add(() => closeMaster(host));
     const made = await createHostWorktree(root, host, { goal: 'g' });
@@ -172,15 +157,15 @@ describe('a relay worktree on a host', () => {
   it('rm refuses while the host worktree holds an untracked file, and lists it; --force removes it and keeps an unmerged branch', async () => {
     const { root, host, ssh, git, onHost, commitOnHost } = await shop();
     const made = await createHostWorktree(root, host, { goal: 'g' });
-    await testHost.exec(['sh', '-c', 'echo mine > "$1/notes.md"', 'sh', made.path]);
+    await testHost().exec(['sh', '-c', 'echo mine > "$1/notes.md"', 'sh', made.path]);
     const message = await refusal(removeRelay(root, made.branch, ssh));
-    expect(message).toContain(`untracked on ${testHost.destination}: notes.md`);
+    expect(message).toContain(`untracked on ${testHost().destination}: notes.md`);
     expect(await onHost('-C', made.path, 'status', '--porcelain')).toBe('?? notes.md');
     const sha = await commitOnHost(made.path, 'a.ts', 'a\n');
     expect(await refusal(removeRelay(root, made.branch, ssh))).toMatch(/commits not in .*: [0-9a-f]+ host edit a\.ts/);
     expect(await removeRelay(root, made.branch, { ...ssh, force: true })).toMatchObject({ worktreeRemoved: true, branchDeleted: false });
     expect(await git(root, 'rev-parse', made.branch)).toBe(sha);
-    expect(await testHost.exec(['sh', '-c', 'test -e "$1" && echo there || echo gone', 'sh', made.path])).toContain('gone');
+    expect(await testHost().exec(['sh', '-c', 'test -e "$1" && echo there || echo gone', 'sh', made.path])).toContain('gone');
   }, 60_000);
 
   it('a host without git on its PATH is one line naming it', async () => {
@@ -201,9 +186,9 @@ describe('a relay worktree on a host', () => {
       ].join('\n'),
     );
     chmodSync(wrapper, 0o755);
-    const host = hostFor(root, testHost.destination, { sshCommand: [wrapper, ...testHost.sshCommand], stateDir: join(dir, 'state') });
+    const host = hostFor(root, testHost().destination, { sshCommand: [wrapper, ...testHost().sshCommand], stateDir: join(dir, 'state') });
     undo.add(() => closeMaster(host));
     const message = await refusal(createHostWorktree(root, host, { goal: 'g' }));
-    expect(message).toMatch(new RegExp(`^host ${testHost.destination} has no git \\(.*\\)$`));
+    expect(message).toMatch(new RegExp(`^host ${testHost().destination} has no git \\(.*\\)$`));
   }, 60_000);
 });

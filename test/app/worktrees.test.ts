@@ -1,26 +1,17 @@
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mergeRelay, removeRelay } from '../../src/app/relays/cleanup.js';
 import { RelayError } from '../../src/app/relays/git.js';
 import { createWorktree, findRelay, relayStatus } from '../../src/app/relays/worktrees.js';
 import { tempDir } from '../helpers/cli.js';
-import { gitRepo } from '../helpers/git.js';
+import { gitAuthorEachTest, gitRepo } from '../helpers/git.js';
 import { undoAfterEach } from '../helpers/undo.js';
 
 const undo = undoAfterEach();
 
-beforeEach(() => {
-  for (const [k, v] of Object.entries({
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t',
-  }))
-    vi.stubEnv(k, v);
-  undo.add(() => vi.unstubAllEnvs());
-});
+gitAuthorEachTest(undo);
 
 /** A repository `shop` in a temp directory of its own (its relays' worktrees land beside it), removed when the test ends. */
 async function shop() {

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { beforeEach, vi } from 'vitest';
+import type { Undo } from './undo.js';
 
 const AUTHOR = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
@@ -13,4 +15,12 @@ export async function gitRepo(cwd: string) {
   await git('add', '.');
   await git('commit', '-q', '-m', 'start');
   return git;
+}
+
+/** Before each test of the file, git's author and committer set in the environment (undone after it). */
+export function gitAuthorEachTest(undo: Undo): void {
+  beforeEach(() => {
+    for (const [k, v] of Object.entries(AUTHOR)) vi.stubEnv(k, v);
+    undo.add(() => vi.unstubAllEnvs());
+  });
 }

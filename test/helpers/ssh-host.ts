@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
+import { afterAll, beforeAll } from 'vitest';
 import { BIN, tempDir } from './cli.js';
 import { until } from './until.js';
 
@@ -196,3 +197,27 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
 }
 
 const envArgs = (env: Readonly<Record<string, string>>) => Object.entries(env).map(([k, v]) => `${k}=${v}`);
+
+/** One test host for the test file: started before its first test, stopped after its last; the getter gives it. */
+export function testHostPerFile(
+  options: TestHostOptions = {},
+  before?: (host: TestHost) => void,
+  after?: () => Promise<void>,
+): () => TestHost {
+  let host: TestHost | undefined;
+  beforeAll(async () => {
+    host = await startTestHost(options);
+    before?.(host);
+  }, 60_000);
+  afterAll(async () => {
+    try {
+      await after?.();
+    } finally {
+      await host?.stop();
+    }
+  }, 60_000);
+  return () => {
+    if (host === undefined) throw new Error('the test host is not started');
+    return host;
+  };
+}
