@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { mergeRelay, removeRelay } from '../../src/app/relays/cleanup.js';
-import { RelayError } from '../../src/app/relays/git.js';
 import { createHostWorktree, hostFor } from '../../src/app/relays/remote.js';
 import { findRelay } from '../../src/app/relays/worktrees.js';
 import { closeMaster, type SshHost } from '../../src/pty/backends/ssh.js';
 import { tempDir } from '../helpers/cli.js';
-import { gitAuthorEachTest, gitRepo } from '../helpers/git.js';
+import { gitAuthorEachTest, gitRepo, refusal } from '../helpers/git.js';
 import { testHostPerFile } from '../helpers/ssh-host.js';
 import { undoAfterEach } from '../helpers/undo.js';
 
@@ -46,17 +45,6 @@ async function shop() {
     return git(cwd, 'rev-parse', 'HEAD');
   };
   return { dir, root, ssh, host, git, onHost, commitOnHost, commit };
-}
-
-async function refusal(p: Promise<unknown>): Promise<string> {
-  const error = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RelayError);
-  const message = (error as RelayError).message;
-  expect(message).not.toContain('\n');
-  return message;
 }
 
 describe('a relay worktree on a host', () => {

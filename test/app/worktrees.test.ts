@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { mergeRelay, removeRelay } from '../../src/app/relays/cleanup.js';
-import { RelayError } from '../../src/app/relays/git.js';
 import { createWorktree, findRelay, relayStatus } from '../../src/app/relays/worktrees.js';
 import { tempDir } from '../helpers/cli.js';
-import { gitAuthorEachTest, gitRepo } from '../helpers/git.js';
+import { gitAuthorEachTest, gitRepo, refusal } from '../helpers/git.js';
 import { undoAfterEach } from '../helpers/undo.js';
 
 const undo = undoAfterEach();
@@ -29,18 +28,6 @@ async function shop() {
     return git(cwd, 'rev-parse', 'HEAD');
   };
   return { dir, root, git, commit };
-}
-
-/** The one-line message a refused call throws (a RelayError, never anything else). */
-async function refusal(p: Promise<unknown>): Promise<string> {
-  const error = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RelayError);
-  const message = (error as RelayError).message;
-  expect(message).not.toContain('\n');
-  return message;
 }
 
 describe('a relay worktree is made', () => {

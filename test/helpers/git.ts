@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeEach, vi } from 'vitest';
+import { beforeEach, expect, vi } from 'vitest';
+import { RelayError } from '../../src/app/relays/git.js';
 import type { Undo } from './undo.js';
 
 const AUTHOR = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
@@ -23,4 +24,16 @@ export function gitAuthorEachTest(undo: Undo): void {
     for (const [k, v] of Object.entries(AUTHOR)) vi.stubEnv(k, v);
     undo.add(() => vi.unstubAllEnvs());
   });
+}
+
+/** The one-line message a refused relay call throws (a RelayError, never anything else). */
+export async function refusal(p: Promise<unknown>): Promise<string> {
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RelayError);
+  const message = (error as RelayError).message;
+  expect(message).not.toContain('\n');
+  return message;
 }

@@ -2,31 +2,24 @@
  * A relay whose worktree is on a host reached by ssh: the base commit pushed to a bare repository
  * there and a worktree added on the relay's branch; its commits fetched back, never forced.
  */
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { branchForGoal, branchSlug, freeName } from '../../protocol/index.js';
 import { gitSshCommand, onHost, SshError, type SshHost } from '../../pty/backends/ssh.js';
-import { splitCommand } from '../config/command.js';
-import { stateDirPath } from '../store/state-dir.js';
+import { hostFor, type SshSettings } from '../run/host-backend.js';
+
+export { hostFor, type SshSettings };
+
 import { branches, commitOf, firstLine, git, gitOrFail, LOCKED, lines, mainRoot, RelayError, worktrees } from './git.js';
 import { BASE_KEY, currentBranch, HOST_KEYS, type Relay } from './worktrees.js';
 
 /** How relevo reaches a host: the ssh program (else RELEVO_SSH_COMMAND, else `ssh`) and the state dir holding the master's socket. */
-export type SshSettings = { readonly sshCommand?: readonly string[]; readonly stateDir?: string };
 
 /** The bare repositories' and the worktrees' directories on the host, from the host user's home. */
 export const DEFAULT_REPOS_DIR = '.relevo/repos';
 export const DEFAULT_WORKTREES_DIR = '.relevo/worktrees';
 const MAX_PICKS = 50;
 const INIT_TRIES = 20;
-
-/** The SshHost for `destination` as relevo reaches it from the repository at `root`. */
-export function hostFor(root: string, destination: string, settings: SshSettings = {}): SshHost {
-  const env = process.env.RELEVO_SSH_COMMAND;
-  const command = settings.sshCommand ?? (env !== undefined && env.trim() !== '' ? splitCommand(env, 'RELEVO_SSH_COMMAND') : ['ssh']);
-  const controlDir = join(settings.stateDir ?? stateDirPath('.relevo', root), 'ssh');
-  return { destination, command, controlDir };
-}
 
 /** Runs `remote` on the host; any failure is a one-line RelayError saying what was being done. */
 export async function hostRun(host: SshHost, remote: readonly string[], doing: string): Promise<string> {

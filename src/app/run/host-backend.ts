@@ -1,13 +1,28 @@
 /** `--host`: the agents in tmux on another machine, reached through ssh and one shared master connection. */
+import { join } from 'node:path';
+import type { Role } from '../../protocol/index.js';
 import { MirrorPane } from '../../pty/backends/mirror.js';
 import { checkHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
 import { hostTmuxSocket, launchOnHost, TmuxError, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import { splitCommand } from '../config/command.js';
+import type { AgentSpec } from '../config/launch.js';
 import type { Backend, Options } from '../config/options.js';
 import { ConfigError } from '../faults/errors.js';
-import { hostFor } from '../relays/remote.js';
 import { stateDirPath } from '../store/state-dir.js';
-import type { Agents } from './backends.js';
 import type { PaneOpener, PaneRequest } from './panes.js';
+
+export type SshSettings = { readonly sshCommand?: readonly string[]; readonly stateDir?: string };
+
+/** The SshHost for `destination` as relevo reaches it from the repository at `root`. */
+export function hostFor(root: string, destination: string, settings: SshSettings = {}): SshHost {
+  const env = process.env.RELEVO_SSH_COMMAND;
+  const command = settings.sshCommand ?? (env !== undefined && env.trim() !== '' ? splitCommand(env, 'RELEVO_SSH_COMMAND') : ['ssh']);
+  const controlDir = join(settings.stateDir ?? stateDirPath('.relevo', root), 'ssh');
+  return { destination, command, controlDir };
+}
+
+/** Both agents (as backends.ts names them; not imported from it: it imports this). */
+type Agents = Readonly<Record<Role, AgentSpec>>;
 
 type HostBackend = Extract<Backend, { kind: 'host' }>;
 
