@@ -104,6 +104,11 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ['--resume --all', 'go on with every relay of the repository that is not done, in one relevo'],
   ['--max-starting N', 'relays whose agents may be starting at once (default 2)'],
   [
+    '--host DEST',
+    "run the agents on an ssh destination (user@host or a ~/.ssh/config alias), in tmux there, the relay's worktree pushed there with git",
+  ],
+  ['--ssh-command CMD', 'the ssh program and its options for every connection (default $RELEVO_SSH_COMMAND, else ssh)'],
+  [
     '--deliver auto|file|inline',
     'how handoffs are typed: auto (default) types a handoff over --deliver-max-bytes (4096) or --deliver-max-lines (60) as the path of its HANDOFF.md; file always does; inline never does',
   ],
@@ -217,6 +222,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(
           ['--branch NAME', 'the branch to make (default from the goal)'],
           ['--base REV', "what it starts from (default the main checkout's branch)"],
           ['--worktrees-dir DIR', 'where the worktree goes'],
+          ['--host DEST', 'make the worktree and run the agents on an ssh destination'],
           ['--setup CMD', 'run in the worktree before the agents start'],
           ['--copy FILE', 'copy FILE of the repository into the worktree (repeatable)'],
           HELP_FLAG,
