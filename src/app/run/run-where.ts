@@ -14,9 +14,11 @@ export const localCwd = (relay: RelayInfo | undefined): string =>
 export const versioned = (o: Options, agents: Agents, env: NodeJS.ProcessEnv) =>
   o.backend.kind === 'host' ? Promise.resolve(agents) : withCliVersions(agents, env);
 
-/** Where a run's agents ran, from its `run_started` line: tmux or Herdr panes (by id), else relevo's own. */
+/** Where a run's agents ran, from its `run_started` line: tmux (`tmux %3`, on a host `tmux %3 on HOST`) or Herdr panes (by id), else relevo's own. */
 export function recordedBackend(started: Extract<JournalLine, { type: 'run_started' }>): Options['backend'] {
-  const [planner, builder] = [started.planner.pane ?? '', started.builder.pane ?? ''].map((p) => /^(tmux|herdr) (\S+)$/.exec(p));
+  const [planner, builder] = [started.planner.pane ?? '', started.builder.pane ?? ''].map((p) =>
+    /^(tmux|herdr) (\S+)(?: on \S+)?$/.exec(p),
+  );
   const host = started.worktree?.host;
   if (!planner || !builder || planner[1] !== builder[1])
     return host !== undefined ? { kind: 'host', destination: host, socket: started.tmux_socket ?? null, panes: null } : { kind: 'local' };
