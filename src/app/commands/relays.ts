@@ -1,17 +1,21 @@
 /** `relevo-tui new`, `merge` and `rm`: a relay made in a worktree of its own, merged back, removed; and the relays of a repository. */
-import { join } from 'node:path';
-import type { RelayInfo } from '../../protocol/index.js';
+import { basename, join } from 'node:path';
+import type { RelayInfo, Role } from '../../protocol/index.js';
+import type { SshHost } from '../../pty/backends/ssh.js';
 import { parseFlags, unexpectedArgument } from '../config/args.js';
 import { splitCommand } from '../config/command.js';
+import type { AgentSpec } from '../config/launch.js';
 import { DEMO_GOAL, type Options } from '../config/options.js';
 import { MERGE_USAGE, RM_USAGE } from '../config/usage.js';
 import { ConfigError } from '../faults/errors.js';
 import { mergeRelay, removeRelay } from '../relays/cleanup.js';
 import { mainRoot, RelayError } from '../relays/git.js';
 import { claimPorts, type PrepareSettings, relayHooks } from '../relays/prepare.js';
-import { createHostWorktree } from '../relays/remote.js';
+import { createHostWorktree, DEFAULT_REPOS_DIR, type HostCreateOptions } from '../relays/remote.js';
 import { createWorktree } from '../relays/worktrees.js';
+import { flagAgents } from '../run/agent-specs.js';
 import { sshHostOf } from '../run/host-backend.js';
+import { requireOnHost } from '../run/host-check.js';
 import type { RelayOpen } from '../run/setup.js';
 import { lockHolder } from '../store/locks.js';
 import { mainTreeOf, stateDirPath } from '../store/state-dir.js';
@@ -39,6 +43,19 @@ const prepareSettings = (options: Options, env: NodeJS.ProcessEnv, root: string,
   hostOf: (destination) => sshHostOf(destination, options, root),
 });
 
+/** A host relay's worktree, made once the host has what the run needs (else one line naming what it lacks, nothing made). */
+async function hostWorktree(root: string, host: SshHost, options: Options, env: NodeJS.ProcessEnv, where: HostCreateOptions) {
+  let agents: Partial<Record<Role, AgentSpec>> = {};
+  try {
+    agents = flagAgents(options, env);
+  } catch (error) {
+    // Not named yet (the picker names them): the host backend checks them before they start.
+    if (!(error instanceof ConfigError)) throw error;
+  }
+  await requireOnHost(host, { repo: `${DEFAULT_REPOS_DIR}/${basename(root)}.git`, agents });
+  return createHostWorktree(root, host, where);
+}
+
 /**
  * `relevo-tui new`: the relay's worktree made (on a new branch named from the goal, outside the
  * repository), a block of ports claimed, and what the run needs to start there with its setup.
@@ -60,7 +77,7 @@ export async function newRelay(options: Options, env: NodeJS.ProcessEnv, cwd = p
     // A relay on a host: its worktree made there from this repository's base commit (pushed over ssh).
     const created =
       backend.kind === 'host'
-        ? await createHostWorktree(root, sshHostOf(backend.destination, options, root), where)
+        ? await hostWorktree(root, sshHostOf(backend.destination, options, root), options, env, where)
         : await createWorktree(root, { ...where, ...(options.worktreesDir !== undefined ? { worktreesDir: options.worktreesDir } : {}) });
     const relay: RelayInfo = {
       branch: created.branch,

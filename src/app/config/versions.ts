@@ -15,7 +15,7 @@ import { unwrapEnv } from './profiles.js';
 import { self } from './self.js';
 
 /** How long an agent CLI may take to print its version: Gemini CLI relaunches itself even for `--version`, slow on a loaded machine. */
-const VERSION_TIMEOUT_MS = 30_000;
+export const VERSION_TIMEOUT_MS = 30_000;
 
 /**
  * The command that prints the agent's version: its program alone with the profile's version
@@ -27,11 +27,41 @@ export function versionCommand(argv: readonly string[], args: readonly string[])
   return [...prefix, agent[0] ?? '', ...args];
 }
 
+/** What running a version command gave: its exit (none when it could not run), its stdout and stderr together. */
+export type VersionRun = {
+  readonly exitCode?: number | undefined;
+  readonly output: string;
+  readonly timedOut: boolean;
+  readonly failure?: string | undefined;
+};
+
+/** The version a run of `command` printed, against the profile's tested range; or why it could not tell. */
+export function cliVersionOf(
+  versions: NonNullable<AgentSpec['profile']['data']['versions']>,
+  command: readonly string[],
+  run: VersionRun,
+): CliVersion {
+  const range = rangeText(versions.tested);
+  const version = run.exitCode === 0 ? versionIn(run.output, versions.pattern) : null;
+  if (version !== null) return { status: 'found', version, verdict: versionVerdict(version, versions.tested), range };
+  const why = run.timedOut
+    ? `no answer in ${VERSION_TIMEOUT_MS / 1000} s`
+    : run.exitCode === undefined
+      ? `cannot run it (${run.failure ?? 'failed'})`
+      : run.exitCode !== 0
+        ? `exit ${run.exitCode}`
+        : 'no version number in its output';
+  const said = run.output.trim().split('\n')[0]?.slice(0, 80);
+  return { status: 'unknown', range, detail: `\`${command.join(' ')}\`: ${why}${said ? ` (${said})` : ''}` };
+}
+
+/** Reads an agent's CLI version somewhere: here (readCliVersion) or on a host. */
+export type VersionReader = (spec: AgentSpec) => Promise<CliVersion | null>;
+
 /** Asks the agent's CLI its version; null when its profile does not say how (the simulator, generic). */
 export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): Promise<CliVersion | null> {
   const versions = spec.profile.data.versions;
   if (versions === undefined) return null;
-  const range = rangeText(versions.tested);
   const [file, ...args] = versionCommand(spec.argv, versions.args);
   const result = await execa(file!, args, {
     env,
@@ -41,33 +71,33 @@ export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): P
     timeout: VERSION_TIMEOUT_MS,
     all: true,
   });
-  const output = result.all ?? '';
-  const version = result.exitCode === 0 ? versionIn(output, versions.pattern) : null;
-  if (version !== null) return { status: 'found', version, verdict: versionVerdict(version, versions.tested), range };
-  const why = result.timedOut
-    ? `no answer in ${VERSION_TIMEOUT_MS / 1000} s`
-    : result.exitCode === undefined
-      ? `cannot run it (${result.code ?? result.signal ?? 'failed'})`
-      : result.exitCode !== 0
-        ? `exit ${result.exitCode}`
-        : 'no version number in its output';
-  const said = output.trim().split('\n')[0]?.slice(0, 80);
-  return { status: 'unknown', range, detail: `\`${[file, ...args].join(' ')}\`: ${why}${said ? ` (${said})` : ''}` };
+  const failure = result.code ?? result.signal;
+  return cliVersionOf(versions, [file!, ...args], {
+    exitCode: result.exitCode,
+    output: result.all ?? '',
+    timedOut: result.timedOut,
+    failure,
+  });
 }
 
 /**
  * The agent as it applies to its CLI's release: its version read, and the profile's settings for
  * that release (an unknown release gets the newest ones).
  */
-export async function withCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): Promise<AgentSpec> {
-  const cli = await readCliVersion(spec, env);
+export async function withCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv, read?: VersionReader): Promise<AgentSpec> {
+  const cli = await (read ?? ((s) => readCliVersion(s, env)))(spec);
   if (cli === null) return spec;
   const version = cli.status === 'found' ? cli.version : null;
   return { ...spec, profile: compileProfile(profileForVersion(spec.profile.data, version)), cli };
 }
 
-export async function withCliVersions(agents: Readonly<Record<Role, AgentSpec>>, env: NodeJS.ProcessEnv): Promise<Record<Role, AgentSpec>> {
-  const [planner, builder] = await Promise.all([withCliVersion(agents.planner, env), withCliVersion(agents.builder, env)]);
+/** Both agents with their CLI versions, read here or by `read` (on a host). */
+export async function withCliVersions(
+  agents: Readonly<Record<Role, AgentSpec>>,
+  env: NodeJS.ProcessEnv,
+  read?: VersionReader,
+): Promise<Record<Role, AgentSpec>> {
+  const [planner, builder] = await Promise.all([withCliVersion(agents.planner, env, read), withCliVersion(agents.builder, env, read)]);
   return { planner, builder };
 }
 

@@ -9,6 +9,7 @@ import type { AgentSpec } from '../config/launch.js';
 import type { Backend, Options } from '../config/options.js';
 import { ConfigError } from '../faults/errors.js';
 import { stateDirPath } from '../store/state-dir.js';
+import { requireOnHost } from './host-check.js';
 import type { PaneOpener, PaneRequest } from './panes.js';
 
 export type SshSettings = { readonly sshCommand?: readonly string[]; readonly stateDir?: string };
@@ -54,10 +55,12 @@ export async function hostBackend(
   name: () => string,
 ): Promise<{ agents: Agents; panes: PaneOpener; tmuxSocket: string }> {
   const host = sshHostOf(backend.destination, options);
-  const socket = backend.socket ?? hostTmuxSocket(await orHostError(() => checkHost(host)));
+  const found = backend.panes;
+  // Agents to launch: the host must have tmux and their programs (one line naming what it lacks).
+  const facts = found === null ? await requireOnHost(host, { repo: null, agents: commanded() }) : null;
+  const socket = backend.socket ?? hostTmuxSocket(facts?.user ?? (await orHostError(() => checkHost(host))));
   const server: TmuxServer = { socket, host };
   const mirror = (pane: string, request: PaneRequest) => MirrorPane.attach(new TmuxSource(server, pane), request.osc);
-  const found = backend.panes;
   const panes: PaneOpener =
     found === null
       ? {
