@@ -17,6 +17,7 @@ import { qwenChatsDir } from '../replies/transcript-qwen.js';
 import { agentSpec } from '../run/agent-specs.js';
 import { backendFor } from '../run/backends.js';
 import { stateDirPath } from '../store/state-dir.js';
+import { checkOnHost, type HostAgent, type HostReport } from './doctor-host.js';
 
 type Io = { readonly stdout: NodeJS.WritableStream; readonly stderr: NodeJS.WritableStream };
 
@@ -64,10 +65,12 @@ export async function checkAgent(
   attached: boolean,
   env: NodeJS.ProcessEnv,
   cwd: string,
+  /** The agent runs on a host: its binary and version as read there. */
+  on?: HostAgent,
 ): Promise<AgentReport> {
   const data = spec.profile.data;
   const problems: string[] = [];
-  const cli = await readCliVersion(spec, env);
+  const cli = on ? on.cli : await readCliVersion(spec, env);
   const program = unwrapEnv(spec.argv)[0] ?? '';
   const name = data.id;
   if (name === 'generic') {
@@ -75,7 +78,7 @@ export async function checkAgent(
       `${role}: no profile knows ${program}: turn ends are guessed from a shell-like prompt and quiet; name one with --${role}-profile`,
     );
   }
-  if (cli?.status === 'unknown') problems.push(`${role}: cannot read ${name}'s version: ${cli.detail}`);
+  if (cli?.status === 'unknown' && on?.binary !== null) problems.push(`${role}: cannot read ${name}'s version: ${cli.detail}`);
   if (cli?.status === 'found' && cli.verdict !== 'tested') {
     problems.push(
       `${role}: ${name} ${cli.version} is ${cli.verdict} than the tested ${cli.range}: relevo runs it with a warning; see "Agent versions" in docs/agents.md`,
@@ -94,7 +97,8 @@ export async function checkAgent(
         ? 'not installed: relevo did not start this agent (attached pane)'
         : `${hook}`;
   let transcriptLine = 'none in this profile';
-  if (data.transcript !== undefined) {
+  if (data.transcript !== undefined && on !== undefined) transcriptLine = `on ${on.destination}, where the agent writes it`;
+  else if (data.transcript !== undefined) {
     const dir = transcriptDir(data.transcript.kind, env, cwd);
     transcriptLine = `${home(env, dir)}${existsSync(dir) ? '' : ' (not written yet: it appears once the agent has run here)'}`;
   }
@@ -109,7 +113,7 @@ export async function checkAgent(
     lines: [
       `${role}  ${spec.argv.join(' ')}`,
       `  from      ${from}`,
-      `  binary    ${program}`,
+      `  binary    ${on === undefined ? program : on.binary === null ? `${program}: not on ${on.destination}'s PATH` : `${on.binary} on ${on.destination}`}`,
       `  version   ${versionLine(cli)}`,
       `  profile   ${name} · typing: ${typing}`,
       `  replies   hook: ${hookLine}`,
@@ -217,11 +221,23 @@ export async function runDoctor(args: readonly string[], env: NodeJS.ProcessEnv,
   const { options, from, problems: unnamed } = chosenAgents(args, parsed, settings, env, cwd);
   const { specs, attached, problems } =
     unnamed.length > 0 ? { specs: {}, attached: false, problems: unnamed } : await agentsOf(options, env);
+  // On a host: the host is asked first (out of reach: one line, exit 2, as for a run), the agents as it has them.
+  let host: HostReport | null = null;
+  if (options.backend.kind === 'host') {
+    try {
+      host = await checkOnHost(options.backend.destination, options, specs, cwd);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.stderr.write(`relevo-tui doctor: ${error.toString()}\n`);
+      return 2;
+    }
+    io.stdout.write(`${host.lines.join('\n')}\n\n`);
+  }
   const reports = await Promise.all(
-    ROLES.flatMap((role) => (specs[role] ? [checkAgent(role, specs[role], from[role], attached, env, cwd)] : [])),
+    ROLES.flatMap((role) => (specs[role] ? [checkAgent(role, specs[role], from[role], attached, env, cwd, host?.agents[role])] : [])),
   );
   for (const report of reports) io.stdout.write(`${report.lines.join('\n')}\n\n`);
-  const all = [...problems, ...reports.flatMap((r) => r.problems)];
+  const all = [...problems, ...(host?.problems ?? []), ...reports.flatMap((r) => r.problems)];
   if (all.length === 0) {
     io.stdout.write('all fine\n');
     return 0;

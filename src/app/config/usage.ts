@@ -69,7 +69,7 @@ const COMMANDS: readonly (readonly [string, string])[] = [
   ['show [RUN]', "print a run's handoffs in order with their status, and its <done> summary"],
   [
     'doctor [options]',
-    'check the agents a run with these options would start (named by the flags or relevo.toml, else the ones found on the PATH): binary, version against the tested range, profile, reply sources; exit 1 on a problem',
+    'check the agents a run with these options would start (named by the flags or relevo.toml, else the ones found on the PATH): binary, version against the tested range, profile, reply sources; with --host H, what the host has for a relay (git, tmux, relevo-tui, the agents there); exit 1 on a problem',
   ],
   [
     'explain --profile NAME SCREEN',
@@ -271,7 +271,12 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(
       paragraph(
         'Checks the agents a run with these options would start, and says why those: named by the flags or relevo.toml, else the agents the picker would offer (the ones picked last time, or the first found on the PATH). For each: the binary, its version against the tested range, the profile and how it types, where its replies would come from.',
       ),
-      paragraph("The options are a run's (see relevo-tui --help). Exit 0 when all is fine, 1 with one line per problem, 2 for bad usage."),
+      paragraph(
+        "With --host H the host is asked through the ssh a run uses (--ssh-command, RELEVO_SSH_COMMAND): the PATH ssh gives, git, tmux and relevo-tui there with their versions, how the agents' tmux server outlives the ssh session (systemd-run --user, else setsid), the bare repository a relay pushes to; each agent's binary and version are read on the host.",
+      ),
+      paragraph(
+        "The options are a run's (see relevo-tui --help). Exit 0 when all is fine, 1 with one line per problem, 2 for bad usage or a host out of reach.",
+      ),
     ),
     explain: text(
       usageLines([EXPLAIN]),
