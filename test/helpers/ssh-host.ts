@@ -5,7 +5,7 @@
  * cannot be made, sshd listens on 127.0.0.1 instead and `netns` is null (no link to cut).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
@@ -23,6 +23,8 @@ export type TestHost = {
   readonly home: string;
   /** The host's `TMUX_TMPDIR`, as a local path. */
   readonly tmuxDir: string;
+  /** The PATH its sessions get (sshd's SetEnv). */
+  readonly path: string;
   /** The network namespace, or null when sshd listens on 127.0.0.1. */
   readonly netns: string | null;
   /** Runs `argv` as the host's sessions run (its namespaces, home, PATH); resolves with stdout. */
@@ -39,7 +41,22 @@ export type TestHost = {
 export type TestHostOptions = {
   /** Local 127.0.0.1 ports the host reaches at its own 127.0.0.1 (RemoteForward), e.g. fake model servers. */
   readonly forwards?: readonly number[];
+  /** Programs the host's PATH lacks (e.g. tmux): its PATH is then the wrapper's directory and one of links to every other program. */
+  readonly hidden?: readonly string[];
 };
+
+/** A directory of links to every program of the system's PATH but the `hidden` ones. */
+function linksWithout(dir: string, hidden: readonly string[]): string {
+  mkdirSync(dir, { mode: 0o700 });
+  for (const from of ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin']) {
+    const names = existsSync(from) ? readdirSync(from) : [];
+    for (const name of names) {
+      if (hidden.includes(name) || existsSync(join(dir, name))) continue;
+      symlinkSync(join(from, name), join(dir, name));
+    }
+  }
+  return dir;
+}
 
 /** The reason namespaces cannot be made here, or null when they can. */
 export async function netnsUnavailable(): Promise<string | null> {
@@ -89,7 +106,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     await run(inNs(['ip', 'link', 'set', 'lo', 'up']));
   }
 
-  const hostPath = `${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`;
+  const system = options.hidden === undefined ? '/usr/local/bin:/usr/bin:/bin' : linksWithout(join(dir, 'sys'), options.hidden);
+  const hostPath = `${join(dir, 'bin')}:${system}`;
   const sshdConfig = join(dir, 'sshd_config');
   writeFileSync(
     sshdConfig,
@@ -153,6 +171,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     sshConfig,
     home,
     tmuxDir,
+    path: hostPath,
     netns,
     async exec(argv) {
       const r = await execa('nsenter', ['-t', String(sshdPid), '-m', ...(netns ? ['-n'] : []), '--', 'env', ...envArgs(env), ...argv]);
