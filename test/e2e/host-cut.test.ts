@@ -13,6 +13,7 @@ import { BIN, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
 import { expectDoneExactlyOnce, relayRuns } from '../helpers/relay-runs.js';
 import { netnsUnavailable, testHostPerFile } from '../helpers/ssh-host.js';
+import { band, freshTmuxServers, keys, start, untilScreen } from '../helpers/tui-tmux.js';
 import { sleep, until } from '../helpers/until.js';
 
 const noNetns = await netnsUnavailable();
@@ -24,6 +25,7 @@ type Line = JournalLine & { readonly relay?: string };
 
 describe.skipIf(noNetns !== null)('a relay on a host, its link cut for 60 s', () => {
   const host = testHostPerFile();
+  freshTmuxServers();
 
   /** `new --headless --demo` on the host, its JSON lines read as they come; `cutWhen` picks the line at which the link is cut. */
   async function cutRelay(cutWhen: (line: Line, seen: readonly Line[]) => boolean) {
@@ -116,5 +118,51 @@ describe.skipIf(noNetns !== null)('a relay on a host, its link cut for 60 s', ()
       builder: ['planner/1', 'planner/2', 'planner/3'],
     });
     done();
+  }, 360_000);
+
+  it('in the TUI: the band counts down to the next look while cut, keys for the agent are refused, and the relay goes on to done', async () => {
+    const dir = realpathSync(tempDir('relevo-host-cut-'));
+    const root = join(dir, 'shop');
+    mkdirSync(root);
+    await gitRepo(root);
+    const ssh = `RELEVO_SSH_COMMAND=${quote([...host().sshCommand])}`;
+    await start(200, 40, ['new', '--demo', '--host', host().destination, '--goal', 'Add pagination'], ['LANG=C.UTF-8', ssh], root);
+    await untilScreen('the builder at work on round 1', (s) => /turn: builder/.test(band(s)), 120_000);
+    await host().cut();
+    const cutAt = Date.now();
+    try {
+      const first = await untilScreen(
+        'the band saying the host is out of reach',
+        (s) => band(s).includes('unreachable: relevo-test-host — retrying in'),
+        90_000,
+      );
+      const count = (screen: string) => Number(/retrying in (\d+) s/.exec(band(screen))?.[1]);
+      // It counts down: a later look shows another number (or the look under way).
+      await untilScreen('the count-down moving', (s) => band(s).includes('retrying now') || count(s) !== count(first), 40_000);
+      await keys('x');
+      await untilScreen(
+        'the key refused',
+        (s) => s.includes("not sent: the planner's host is out of reach — type again once it answers"),
+        20_000,
+      );
+      // The link stays down its whole 60 s.
+      await sleep(Math.max(0, CUT_MS - (Date.now() - cutAt)));
+    } finally {
+      await host().restore();
+    }
+    await untilScreen(
+      'the band without the note once the host answers',
+      (s) => band(s) !== '' && !band(s).includes('unreachable'),
+      120_000,
+    );
+    await untilScreen('done', (s) => band(s).includes(' · done'), 120_000);
+    const [run, ...others] = relayRuns(root);
+    expect(others).toEqual([]);
+    expectDoneExactlyOnce(run!);
+    expect(run!.lines.filter((l) => l.type === 'unreachable' || l.type === 'reachable').map((l) => l.type)).toEqual([
+      'unreachable',
+      'reachable',
+    ]);
+    rmSync(dir, { recursive: true, force: true });
   }, 360_000);
 });
