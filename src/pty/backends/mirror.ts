@@ -153,8 +153,9 @@ export class MirrorPane implements Pane {
     this.#queue = this.#queue.then(action).catch((error: unknown) => {
       // Not typed (or not known to be): counted, so a delivery looks at the screen before it types again.
       this.#lost++;
+      // ssh failed: out of reach now, looked at again on the back-off's schedule; else a look at once says what became of the pane.
       if (error instanceof SshError) this.#reached(error.message);
-      this.#poll();
+      else this.#poll();
     });
     if (this.#unreachable === null) this.#poll(); // look soon: typing shows
   }
