@@ -23,6 +23,7 @@ export {
   staleNotice,
   withNote,
 } from './prompts.js';
+export { type HostOutOfReach, hostOfPane, unreachableText } from './reach.js';
 export { type JournalRebuilt, planRebuild, type RebuildInput, type RebuildPlan, rebuiltText } from './rebuild.js';
 export { BRANCH_PREFIX, branchForGoal, branchSlug, FALLBACK_SLUG, freeName, worktreePath } from './relay-names.js';
 export {

@@ -43,12 +43,15 @@ const pasteModeUnseen = new WeakSet<Pane>();
  */
 export function waitFor(agent: DeliveryTarget, ready: () => boolean, timeoutMs: number, onUpdate = false): Promise<true | string> {
   return new Promise((resolve) => {
-    const started = Date.now();
+    let started = Date.now();
     let finished = false;
     const check = () => {
       if (finished) return;
+      // A host out of reach: its last screen is not the agent's now, and the time waited does not count.
+      if (agent.pane.unreachable) started = Date.now();
       let outcome: true | string | null = null;
       if (agent.pane.exited) outcome = 'the agent exited';
+      else if (agent.pane.unreachable) outcome = null;
       else if (ready()) outcome = true;
       else if (Date.now() - started >= timeoutMs) outcome = `timed out after ${timeoutMs} ms (agent ${agent.state})`;
       if (outcome === null) return;
@@ -84,7 +87,9 @@ function readyQuietMs(agent: DeliveryTarget): number {
 async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise<true | string> {
   // A turn a usage limit stopped takes the next message too (the notice that the limit reset).
   const idle = () =>
-    (agent.state === 'limited' || (agent.state === 'idle' && !agent.inTurn)) && agent.pane.quietFor() >= readyQuietMs(agent);
+    (agent.state === 'limited' || (agent.state === 'idle' && !agent.inTurn)) &&
+    agent.pane.quietFor() >= readyQuietMs(agent) &&
+    !agent.pane.unreachable;
   // Counted keys are a draft whatever the screen shows; an input line is read once the agent is idle.
   const keys = draftSource(agent.profile.data) === 'keys';
   const drafted = () => agent.draft() !== '' && (keys || agent.state === 'idle');
@@ -136,9 +141,15 @@ export async function deliver(
 
   const safe = sanitizeForTyping(text);
   agent.beginTurn(safe);
-  for (const stroke of typingPlan(safe, how)) {
-    if ('paste' in stroke) pane.paste(stroke.paste, how.newline);
-    else pane.write(stroke.keys);
+  const typed = await typeOnce(agent, () => {
+    for (const stroke of typingPlan(safe, how)) {
+      if ('paste' in stroke) pane.paste(stroke.paste, how.newline);
+      else pane.write(stroke.keys);
+    }
+  });
+  if (typed !== true) {
+    agent.cancelTurn();
+    return { ok: false, detail: typed };
   }
   // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
   if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS, true);
@@ -146,11 +157,15 @@ export async function deliver(
   onStage('pasted');
 
   const presses = how.retries + 1;
+  let dropped = 0;
   for (let n = 1; n <= presses; n++) {
     if (pane.exited) break;
     const before = pane.screen.version;
+    const lost = await lostSends(pane);
     pane.write(how.submit);
     onStage('entered');
+    // An Enter the link lost is not counted (the screen, once the host answers, says whether it was taken).
+    if (lost !== null && (await lostSends(pane)) !== lost && dropped++ < MAX_DROPPED) n--;
     const accepted = await waitFor(
       agent,
       () =>
@@ -169,4 +184,29 @@ export async function deliver(
     ok: false,
     detail: `not submitted after ${presses} Enter presses (input box: ${JSON.stringify(agent.inputText()?.slice(0, 60) ?? null)})`,
   };
+}
+
+/** Presses and typings a dropped link may cost a delivery before it gives up. */
+const MAX_DROPPED = 3;
+
+/** The pane's failed sends once those queued now are done; null for a pane whose sends cannot fail (relevo's own terminal). */
+const lostSends = (pane: Pane): Promise<number> | null => pane.sent?.() ?? null;
+
+/**
+ * Types once, never twice: when the link to the pane's host dropped while typing (a send failed),
+ * the screen is looked at once the host answers again: text in the input box got there; an empty
+ * box is typed into again. A profile whose input box cannot be read gives up instead (the handoff
+ * stays pending, offered again on resume).
+ */
+async function typeOnce(agent: DeliveryTarget, type: () => void): Promise<true | string> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await lostSends(agent.pane);
+    type();
+    if (before === null || (await lostSends(agent.pane)) === before) return true;
+    const back = await waitFor(agent, () => true, Infinity);
+    if (back !== true) return back;
+    if (!agent.readsInput) return 'the link to the host dropped while the message was typed';
+    if ((agent.inputText() ?? '') !== '') return true;
+    if (attempt + 1 >= MAX_DROPPED) return 'the link to the host dropped each time the message was typed';
+  }
 }

@@ -43,6 +43,10 @@ export interface Pane {
   readonly pid?: number;
   /** While the pane's host cannot be reached: ssh's line (the pane is kept and looked at again), else null. */
   readonly unreachable?: string | null;
+  /** While unreachable: when the next look is due (ms since the epoch). */
+  readonly retryAt?: number | null;
+  /** Sends whose ssh failed so far (what they typed may not have reached the pane); resolves once the sends queued now are done. */
+  sent?(): Promise<number>;
   /** The agent's state as its multiplexer reports it (Herdr), combined with the profile's screen rules. */
   readonly reported?: AgentState | null;
   /** The pane's recent output, wrapped lines joined (Herdr's recent-unwrapped), for the turn's reply. */

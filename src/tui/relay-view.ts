@@ -6,11 +6,21 @@ import { untestedNote } from '../app/config/versions.js';
 import { Attention } from '../app/run/attention.js';
 import { type CurrentRun, followRun } from '../app/run/follow.js';
 import { livesOn } from '../app/run/leftovers.js';
+import { Reachability } from '../app/run/reachability.js';
 import type { RelayRunner } from '../app/run/runner.js';
 import { agentPanes, openRun, type RelayOpen } from '../app/run/setup.js';
 import { firstRunNote } from '../app/store/journal.js';
 import { stateDirPath } from '../app/store/state-dir.js';
-import { type AgentState, type RelayInfo, type RelayState, ROLES, type Role, rebuiltText } from '../protocol/index.js';
+import {
+  type AgentState,
+  type HostOutOfReach,
+  type RelayInfo,
+  type RelayState,
+  ROLES,
+  type Role,
+  rebuiltText,
+  unreachableText,
+} from '../protocol/index.js';
 import { xtermFallbacks, xtermFallbackText } from '../pty/xterm-internals.js';
 import { commandRunner } from './actions/commands.js';
 import { pendingEditor } from './actions/edit-pending.js';
@@ -63,6 +73,8 @@ export type RelayView = {
   readonly relay: RelayInfo | null;
   /** What waits on the person: a draft holding a delivery, a stalled turn. */
   readonly waiting: () => 'draft' | 'stalled' | null;
+  /** The agents' host while it cannot be reached, else null. */
+  readonly unreachable: () => HostOutOfReach | null;
   /** When its journal last changed (epoch ms). */
   readonly changedAt: () => number;
   /** The person's bytes while this relay is on screen. */
@@ -130,6 +142,19 @@ export async function openRelayView(
   const attention = new Attention(runner, journal, options.stallAfterMs);
   // The band's notes: what Attention sees, and an exited agent with the key that starts it again.
   attention.onChange((notes) => store.update((s) => ({ notes: withExited(notes, s.agents, s.prefix) })));
+  // A host out of reach: the band counts down to the next look, a second at a time, until it answers.
+  const reach = new Reachability(runner, journal);
+  let ticking: NodeJS.Timeout | undefined;
+  const showReach = () => {
+    const out = reach.current;
+    store.update({ unreachable: out === null ? null : unreachableText(out, Date.now()) });
+    if (out !== null) ticking ??= setInterval(showReach, 1000).unref();
+    else {
+      clearInterval(ticking);
+      ticking = undefined;
+    }
+  };
+  reach.onChange(showReach);
   const setState = (role: Role, state: AgentState | 'exited') =>
     store.update((s) => {
       const agents = { ...s.agents, [role]: { ...s.agents[role], state } };
@@ -206,6 +231,7 @@ export async function openRelayView(
     runId: basename(opened.dir),
     relay: info,
     waiting: () => attention.waiting,
+    unreachable: () => reach.current,
     changedAt: () => changedAt,
     onData,
     begin() {
@@ -215,6 +241,8 @@ export async function openRelayView(
     async close() {
       compositor.dispose();
       attention.dispose();
+      clearInterval(ticking);
+      reach.dispose();
       await runner.stop();
       journal.close();
       current.unlock();

@@ -6,6 +6,7 @@ import { DraftHold } from '../../src/pty/draft.js';
 import { Emitter } from '../../src/pty/emitter.js';
 import type { Profile } from '../../src/pty/profile.js';
 import { FakePane, type Input, lineAgentProfile } from '../helpers/fake-pane.js';
+import { until } from '../helpers/until.js';
 
 /** An agent as delivery sees it, every part of it set by the test: state, input box, draft, turn. */
 class FakeTarget implements DeliveryTarget {
@@ -219,5 +220,101 @@ describe('deliver: typing a message into an agent', () => {
     expect(await result).toEqual({ ok: false, detail: "agent not ready: the relay paused while the person's draft held the delivery" });
     expect(holds).toEqual([true, false]);
     expect(t.pane.inputs).toEqual([]);
+  });
+});
+
+/** A pane on a host whose link the test drops: a send it drops never arrives, a late one arrives but ssh says it failed. */
+class LinkPane extends FakePane {
+  unreachable: string | null = null;
+  /** What the link does to the next send. */
+  failNext: 'drop' | 'late' | null = null;
+  #lost = 0;
+
+  override write(data: string): void {
+    this.#through(() => super.write(data));
+  }
+
+  override paste(text: string): void {
+    this.#through(() => super.paste(text));
+  }
+
+  sent(): Promise<number> {
+    return Promise.resolve(this.#lost);
+  }
+
+  /** The host answers again: a fresh look at its screen. */
+  back(): void {
+    this.unreachable = null;
+    void this.draw('');
+  }
+
+  #through(send: () => void): void {
+    const how = this.failNext;
+    this.failNext = null;
+    if (how !== 'drop') send();
+    if (how === null) return;
+    this.#lost++;
+    this.unreachable = 'ssh: connect to host 10.1.1.2 port 22: Connection timed out';
+    void this.draw('');
+  }
+}
+
+describe('deliver over a link that drops', () => {
+  const linked = () => {
+    const t = new FakeTarget(new LinkPane(), lineAgentProfile({ confirm_ms: 150 }));
+    targets.push(t);
+    t.reacts(submits(t));
+    t.set('idle');
+    return { t, pane: t.pane as LinkPane };
+  };
+
+  it('a paste the link dropped is typed again once the host answers and its box shows nothing: it arrives once', async () => {
+    const { t, pane } = linked();
+    pane.failNext = 'drop';
+    const result = deliver(t, 'round 2', 5000);
+    await until('the paste lost', () => pane.unreachable !== null);
+    await sleep(300);
+    expect(pane.inputs).toEqual([]);
+    pane.back();
+    expect(await result).toEqual({ ok: true, attempts: 1 });
+    expect(pane.inputs).toEqual([{ paste: 'round 2' }, { keys: '\r' }]);
+  });
+
+  it('a paste that arrived though ssh said it failed is not typed again (its box shows it)', async () => {
+    const { t, pane } = linked();
+    pane.failNext = 'late';
+    const result = deliver(t, 'round 2', 5000);
+    await until('the paste arrived, its answer lost', () => pane.unreachable !== null);
+    await sleep(300);
+    expect(pane.inputs).toEqual([{ paste: 'round 2' }]);
+    pane.back();
+    expect(await result).toEqual({ ok: true, attempts: 1 });
+    expect(pane.inputs).toEqual([{ paste: 'round 2' }, { keys: '\r' }]);
+  });
+
+  it('an Enter the link dropped is pressed again once the host answers, and is not counted', async () => {
+    const { t, pane } = linked();
+    t.reacts((input) => {
+      submits(t)(input);
+      if ('paste' in input) pane.failNext = 'drop';
+    });
+    const result = deliver(t, 'round 2', 5000);
+    await until('the Enter lost', () => pane.unreachable !== null);
+    await sleep(400);
+    expect(pane.inputs).toEqual([{ paste: 'round 2' }]);
+    pane.back();
+    expect(await result).toEqual({ ok: true, attempts: 1 });
+    expect(pane.inputs).toEqual([{ paste: 'round 2' }, { keys: '\r' }]);
+  });
+
+  it('waits for a host out of reach with no timeout running, then types', async () => {
+    const { t, pane } = linked();
+    pane.unreachable = 'ssh: connect to host 10.1.1.2 port 22: No route to host';
+    const result = deliver(t, 'round 2', 150);
+    await sleep(500);
+    expect(pane.inputs).toEqual([]);
+    pane.back();
+    expect(await result).toEqual({ ok: true, attempts: 1 });
+    expect(pane.inputs).toEqual([{ paste: 'round 2' }, { keys: '\r' }]);
   });
 });

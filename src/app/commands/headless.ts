@@ -9,6 +9,7 @@ import { agentsStarted, type StartGate } from '../relays/starting.js';
 import { goalOf } from '../run/agent-specs.js';
 import { Attention } from '../run/attention.js';
 import { livesOn } from '../run/leftovers.js';
+import { Reachability } from '../run/reachability.js';
 import { SetupFailed } from '../run/relay-site.js';
 import type { RelayRunner } from '../run/runner.js';
 import { agentPanes, openRun, type RelayOpen } from '../run/setup.js';
@@ -156,6 +157,8 @@ export async function driveRun(
     stderr.write(`relevo-tui: ${firstRunNote(options.stateDir)}\n`);
   const unguard = guardProcess(runner.fault);
   const attention = new Attention(runner, journal, options.stallAfterMs);
+  // A host out of reach and back: journaled, so printed once each.
+  const reach = new Reachability(runner, journal);
   if (goal === null) runner.resumeRun();
   else runner.start(goal);
   const release = interrupts.hold(runner);
@@ -167,6 +170,7 @@ export async function driveRun(
   }
   release();
   attention.dispose();
+  reach.dispose();
   await runner.stop();
   unguard();
   journal.close();

@@ -31,6 +31,8 @@ export type RunSummary = {
   readonly follows?: string;
   /** The relay it is (its branch), when it runs in a worktree of its own (`relevo-tui new`). */
   readonly relay?: string;
+  /** The host its journal last said was out of reach (no `reachable` since). */
+  readonly unreachable?: string;
 };
 export type HandoffView = Readonly<
   Pick<HandoffCheckpoint, 'seq' | 'round' | 'from' | 'to' | 'created_at' | 'sha256' | 'supersedes' | 'note'> & {
@@ -67,6 +69,8 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
   const lastPause = lines.findLastIndex((l) => l.type === 'paused');
   const pause =
     lastPause >= 0 && !lines.slice(lastPause).some((l) => l.type === 'resumed' || l.type === 'run_resumed') ? lines[lastPause] : undefined;
+  const lastOut = lines.findLastIndex((l) => l.type === 'unreachable');
+  const out = lastOut >= 0 && !lines.slice(lastOut).some((l) => l.type === 'reachable') ? lines[lastOut] : undefined;
   const base = {
     id,
     started_at: started?.ts ?? null,
@@ -80,7 +84,8 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };
   if (goal === null && lines.some((l) => l.type === 'no_goal')) return { ...base, state: 'no_goal' };
   if (pause?.type === 'paused') return { ...base, state: 'paused', reason: pause.reason };
-  return { ...base, state: live ? 'running' : 'interrupted' };
+  if (!live) return { ...base, state: 'interrupted' };
+  return { ...base, state: 'running', ...(out?.type === 'unreachable' ? { unreachable: out.host } : {}) };
 }
 
 const LABELS: Partial<Record<RunState, (reason?: string) => string>> = {

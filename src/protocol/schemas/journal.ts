@@ -275,6 +275,10 @@ export const journalEntrySchema = lazySchema(() =>
       exit_code: z.number().int(),
       signal: z.number().int().optional(),
     }),
+    /** The agents' host stopped answering (ssh's line in `detail`): the panes are kept and looked at again with back-off. */
+    z.strictObject({ type: z.literal('unreachable'), host: z.string(), detail: z.string().max(240) }),
+    /** The host answers again after `for_ms` out of reach: the mirrors go on. */
+    z.strictObject({ type: z.literal('reachable'), host: z.string(), for_ms: z.number().int().nonnegative() }),
     /** An agent that exited was started again (same command and launch flags), its pid when relevo owns its terminal. */
     z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional() }),
   ]),

@@ -65,6 +65,7 @@ export class MirrorPane implements Pane {
   #exit: PaneExit | null = null;
   #unreachable: string | null = null;
   #failures = 0;
+  #lost = 0;
   #retryAt: number | null = null;
   #timer: NodeJS.Timeout | null = null;
   #disposed = false;
@@ -149,8 +150,20 @@ export class MirrorPane implements Pane {
   #send(action: () => Promise<void>): void {
     if (this.#exit !== null || this.#disposed) return;
     this.#busyUntil = Date.now() + FAST_FOR_MS;
-    this.#queue = this.#queue.then(action).catch(() => {});
+    this.#queue = this.#queue.then(action).catch((error: unknown) => {
+      // Not typed (or not known to be): counted, so a delivery looks at the screen before it types again.
+      this.#lost++;
+      // ssh failed: out of reach now, looked at again on the back-off's schedule; else a look at once says what became of the pane.
+      if (error instanceof SshError) this.#reached(error.message);
+      else this.#poll();
+    });
     if (this.#unreachable === null) this.#poll(); // look soon: typing shows
+  }
+
+  /** Sends that failed so far, once the sends queued now are done. */
+  async sent(): Promise<number> {
+    await this.#queue;
+    return this.#lost;
   }
 
   #stop(): void {
@@ -174,9 +187,10 @@ export class MirrorPane implements Pane {
     this.#polling = true;
     void this.source
       .capture()
-      .then((c) => {
+      // The screen first: once the pane is reachable again, what it shows is fresh.
+      .then(async (c) => {
+        await this.#apply(c);
         this.#reached(null);
-        return this.#apply(c);
       })
       // ssh failed: the pane is out of reach, not gone. Anything else (the pane or its server gone) ends it.
       .catch((error: unknown) =>

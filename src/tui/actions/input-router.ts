@@ -34,11 +34,21 @@ export function inputRouter(deps: InputDeps): (data: string) => void {
   const copy = copyMode(deps);
   const mouse = new MouseReader();
   const onMouse = mouseRouter({ store, runner, compositor, run, copy });
+  /** Keys for an agent whose host is out of reach are refused with a toast, never kept: sent later, they would land on a screen the person no longer sees. */
+  const outOfReach = () => {
+    const role = store.state.focus;
+    if (!runner.agents[role].pane.unreachable) return false;
+    const text = `not sent: the ${role}'s host is out of reach — type again once it answers`;
+    if (store.state.toasts.at(-1)?.text !== text) toast(text, 'warn');
+    return true;
+  };
   /** Keys go to the focused agent; a whole paste (KeyRouter keeps it until it ends) goes bracketed only to an agent that asked for it (its pane knows). */
-  const forward = (data: string) => runner.agents[store.state.focus].type(data.replace(/\x1b\[20[01]~/g, ''));
+  const forward = (data: string) => outOfReach() || runner.agents[store.state.focus].type(data.replace(/\x1b\[20[01]~/g, ''));
   /** A paste goes to the open goal prompt as one (bracketed) key, else to the focused agent. */
   const paste = (text: string) =>
-    store.state.prompt !== null ? promptKeys(`${PASTE_START}${text}${PASTE_END}`) : runner.agents[store.state.focus].typePaste(text);
+    store.state.prompt !== null
+      ? promptKeys(`${PASTE_START}${text}${PASTE_END}`)
+      : outOfReach() || runner.agents[store.state.focus].typePaste(text);
   /** Opening the goal prompt (goal, note) while it holds a line keeps that line: nothing typed is lost. */
   const command = (name: Command) => {
     if ((name === 'goal' || name === 'note') && (store.state.prompt?.text ?? '') !== '') return;

@@ -1,3 +1,5 @@
+import { type HostOutOfReach, unreachableText } from '../../protocol/index.js';
+
 /**
  * The dashboard's rows: one per relay, plain data the wiring fills from each relay's journal and its
  * worktree's git status, and how they are ordered ("needs you" first), filtered and counted. Pure.
@@ -35,6 +37,8 @@ export type RelayRow = {
   readonly changedAt: number;
   /** Run by this relevo now (else only on disk, resumable). */
   readonly live: boolean;
+  /** Its agents' host while it cannot be reached (the row stays, saying so); absent or null while it answers. */
+  readonly unreachable?: HostOutOfReach | null;
 };
 
 /** The dashboard's groups, in their order on screen. */
@@ -88,8 +92,9 @@ export function othersText(n: number): string {
   return n === 1 ? '1 other needs you' : `${n} others need you`;
 }
 
-/** A row's state in a word or two: `blocked`, `paused: rate_limited`, `working`, `done ✓`. */
-export function stateText(row: RelayRow): string {
+/** A row's state in a word or two: `blocked`, `paused: rate_limited`, `working`, `done ✓`; `unreachable: box — retrying in 4 s`. */
+export function stateText(row: RelayRow, now = Date.now()): string {
+  if (row.unreachable && !['done', 'merged', 'ended'].includes(row.phase)) return unreachableText(row.unreachable, now);
   if (row.attention !== null && row.phase !== 'paused') return row.attention;
   switch (row.phase) {
     case 'paused':

@@ -59,6 +59,7 @@ const DROP_ORDER: readonly ColumnId[] = ['handoff', 'diff', 'git', 'turn', 'age'
 const MARKER = 2;
 const NAME_MAX = 32;
 const STATE_MAX = 24;
+const UNREACHABLE_MAX = 56;
 const HANDOFF_MIN = 12;
 
 type Laid = { readonly column: Column; readonly width: number; readonly gap: number };
@@ -71,11 +72,13 @@ const narrow = (laid: readonly Laid[]) => laid.map((c) => ({ ...c, gap: Math.min
  * two spaces between them, else with one, else the columns of DROP_ORDER go one by one.
  */
 function layColumns(rows: readonly RelayRow[], now: number, cols: number): Laid[] {
+  // A host out of reach keeps its count-down whole in the state column.
+  const cap = (column: Column, row: RelayRow) =>
+    column.id === 'name' ? NAME_MAX : column.id === 'state' ? (row.unreachable ? UNREACHABLE_MAX : STATE_MAX) : Infinity;
   const natural = (column: Column) => {
-    const widths = rows.map((row) => columns(column.cell(row, now)));
+    const widths = rows.map((row) => Math.min(cap(column, row), columns(column.cell(row, now))));
     if (Math.max(0, ...widths) === 0) return 0;
-    const width = Math.max(columns(column.header), ...widths);
-    return column.id === 'name' ? Math.min(NAME_MAX, width) : column.id === 'state' ? Math.min(STATE_MAX, width) : width;
+    return Math.max(columns(column.header), ...widths);
   };
   let laid: Laid[] = COLUMNS.map((column) => ({ column, gap: column.gap, width: column.id === 'handoff' ? HANDOFF_MIN : natural(column) }));
   laid = laid.filter((c) => c.width > 0);

@@ -37,6 +37,8 @@ export type TuiState = {
   readonly color?: boolean;
   /** The other relays of this relevo that need the person (`2 others need you`), or null. */
   readonly others?: string | null;
+  /** `unreachable: box — retrying in 4 s` while the agents' host cannot be reached (see app/run/reachability.ts), else null. */
+  readonly unreachable?: string | null;
   /** Per role, a held delivery or a stall to show in the band (see app/attention.ts). */
   readonly notes?: Readonly<Record<Role, string | null>>;
 };

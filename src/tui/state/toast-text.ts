@@ -98,6 +98,14 @@ export function toastFor(line: JournalLine, prefix = 'C-]'): { text: string; lev
         level: 'warn',
         notify: true,
       };
+    case 'unreachable':
+      return {
+        text: `unreachable: ${line.host} (${line.detail}); the agents keep working there, relevo looks again and goes on`,
+        level: 'warn',
+        notify: true,
+      };
+    case 'reachable':
+      return { text: `${line.host} answers again (out of reach for ${formatDuration(line.for_ms)})`, level: 'info' };
     case 'hook_rejected':
       return { text: `hook message refused: ${line.reason}`, level: 'warn' };
     default:

@@ -25,6 +25,7 @@ export function bandInfo(state: TuiState): BandInfo {
     memory: state.memory,
     // A person's note waiting for its handoff is shown until it is sent (then the journal has it).
     notes: [
+      ...(state.unreachable ? [state.unreachable] : []),
       ...ROLES.flatMap((role) => (noteFor(r, role) !== null ? [`note → ${role}`] : [])),
       ...ROLES.flatMap((role) => state.notes?.[role] ?? []),
       ...(state.others ? [state.others] : []),
