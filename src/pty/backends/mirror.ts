@@ -149,8 +149,13 @@ export class MirrorPane implements Pane {
   #send(action: () => Promise<void>): void {
     if (this.#exit !== null || this.#disposed) return;
     this.#busyUntil = Date.now() + FAST_FOR_MS;
-    this.#queue = this.#queue.then(action).catch(() => {});
-    if (this.#unreachable === null) this.#poll(); // look soon: typing shows
+    // Look once it is typed (written, or done): typing shows.
+    this.#queue = this.#queue
+      .then(action)
+      .catch(() => {})
+      .then(() => {
+        if (this.#unreachable === null) this.#poll();
+      });
   }
 
   #stop(): void {
@@ -169,8 +174,16 @@ export class MirrorPane implements Pane {
   }
 
   #polling = false;
+  /** A look asked for while one was under way: the next goes out as soon as it ends. */
+  #again = false;
   #poll(): void {
-    if (this.#polling || this.#disposed) return;
+    if (this.#disposed) return;
+    if (this.#polling) {
+      this.#again = true;
+      return;
+    }
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     this.#polling = true;
     void this.source
       .capture()
@@ -186,7 +199,9 @@ export class MirrorPane implements Pane {
       )
       .finally(() => {
         this.#polling = false;
-        this.#schedule();
+        if (!this.#again) return this.#schedule();
+        this.#again = false;
+        this.#poll();
       });
   }
 

@@ -22,6 +22,8 @@ const FIELDS = [
   '#{session_id}',
   '#{pane_title}',
 ].join('\t');
+/** How long tmux holds the commands after keys typed through the control client (`run-shell -d`), in seconds. */
+const TYPED_PAUSE_S = '0.03';
 /** Lines of history pulled into the mirror at most per look. */
 const MAX_SCROLLED = 2000;
 
@@ -109,12 +111,44 @@ export class TmuxSource implements MirrorSource {
   async #query(args: readonly string[]): Promise<string> {
     if (this.#control?.alive) {
       try {
-        return `${await this.#control.run(args.map((a) => (/^[\w%-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' '))}\n`;
+        return `${await this.#control.run(controlLine(args))}\n`;
       } catch {
         /* the pane or its session went away, or the client did: ask tmux directly */
       }
     }
     return tmux(this.server, args);
+  }
+
+  /**
+   * The pane's state line and its screen in one round trip: both commands written to the control
+   * client at once, else one tmux process running both (`;`); over ssh each round trip is the link's.
+   */
+  async #look(info: readonly string[], screen: readonly string[]): Promise<string> {
+    const control = this.#control;
+    if (control?.alive) {
+      try {
+        const [a, b] = await Promise.all([control.run(controlLine(info)), control.run(controlLine(screen))]);
+        return `${a}\n${b}\n`;
+      } catch {
+        /* as in #query */
+      }
+    }
+    return tmux(this.server, [...info, ';', ...screen]);
+  }
+
+  /**
+   * Commands that type into the pane. Through the control client when it runs: written in order and
+   * not waited for (no process, no ssh session; a failure is the pane's next look to show), then a
+   * pause on tmux's side, so the look written next sees the program's answer in the same round trip.
+   * Else one tmux process per command.
+   */
+  async #type(...commands: (readonly string[])[]): Promise<void> {
+    const control = this.#control;
+    if (control?.alive) {
+      for (const c of [...commands, ['run-shell', '-d', TYPED_PAUSE_S]]) control.run(controlLine(c)).catch(() => {});
+      return;
+    }
+    for (const c of commands) await tmux(this.server, c);
   }
 
   close(): void {
@@ -134,9 +168,11 @@ export class TmuxSource implements MirrorSource {
   }
 
   async #capture(): Promise<Capture> {
-    const info0 = await this.#query(['display-message', '-p', '-t', this.paneId, FIELDS]);
-    if (!info0.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
-    const out = `${info0}${await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId])}`;
+    const out = await this.#look(
+      ['display-message', '-p', '-t', this.paneId, FIELDS],
+      ['capture-pane', '-p', '-e', '-J', '-t', this.paneId],
+    );
+    if (!out.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
     const info = parseInfo(first);
     // Started again after it ended (a master connection closed, a link that came back).
@@ -160,17 +196,36 @@ export class TmuxSource implements MirrorSource {
 
   async send(bytes: string): Promise<void> {
     const hex = [...Buffer.from(bytes, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
-    for (let i = 0; i < hex.length; i += 512) await tmux(this.server, ['send-keys', '-t', this.paneId, '-H', ...hex.slice(i, i + 512)]);
+    const chunks: string[][] = [];
+    for (let i = 0; i < hex.length; i += 512) chunks.push(['send-keys', '-t', this.paneId, '-H', ...hex.slice(i, i + 512)]);
+    await this.#type(...chunks);
   }
 
   /** tmux knows whether the program asked for bracketed pastes (`-p`), so `newline` is not needed. */
   async paste(text: string): Promise<void> {
     const buffer = `relevo-${randomBytes(6).toString('hex')}`;
     // -p: bracketed only if the program asked for it; -r: line breaks as they are (else LF becomes CR).
+    const pasted = ['paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.paneId];
+    if (this.#control?.alive) return this.#type(['set-buffer', '-b', buffer, '--', text], pasted);
     await tmux(this.server, ['load-buffer', '-b', buffer, '-'], text);
-    await tmux(this.server, ['paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.paneId]);
+    await tmux(this.server, pasted);
   }
 }
+
+/** A word for tmux's command parser (a control client's line): bare when plain, else double-quoted with every special character escaped. */
+export function tmuxQuote(word: string): string {
+  if (/^[\w%-]+$/.test(word)) return word;
+  let out = '"';
+  for (const c of word) {
+    const code = c.codePointAt(0)!;
+    if (c === '\\' || c === '"' || c === '$' || c === '~') out += `\\${c}`;
+    else if (code < 0x20 || code === 0x7f) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += c;
+  }
+  return `${out}"`;
+}
+
+const controlLine = (args: readonly string[]): string => args.map(tmuxQuote).join(' ');
 
 export type TmuxLaunch = {
   readonly argv: readonly string[];
