@@ -42,6 +42,8 @@ export interface MirrorSource {
 const FAST_MS = 50;
 const SLOW_MS = 250;
 const FAST_FOR_MS = 3000;
+/** Looks under way at once at most (a slow link). */
+const MAX_LOOKS = 3;
 
 /**
  * A pane of a tmux or Herdr session, mirrored into a local headless screen so detection, turn
@@ -154,7 +156,7 @@ export class MirrorPane implements Pane {
       .then(action)
       .catch(() => {})
       .then(() => {
-        if (this.#unreachable === null) this.#poll();
+        if (this.#unreachable === null) this.#poll(true);
       });
   }
 
@@ -173,20 +175,25 @@ export class MirrorPane implements Pane {
     this.#timer = setTimeout(() => this.#poll(), ms);
   }
 
-  #polling = false;
-  /** A look asked for while one was under way: the next goes out as soon as it ends. */
-  #again = false;
-  #poll(): void {
-    if (this.#disposed) return;
-    if (this.#polling) {
-      this.#again = true;
-      return;
-    }
+  /** Looks under way; their screens are applied in the order they were asked for. */
+  #looks = 0;
+  #applied: Promise<void> = Promise.resolve();
+  /**
+   * Looks at the pane, unless a look is under way; `now`: at once all the same (after typing, a look
+   * asked before the keys went in cannot show them).
+   */
+  #poll(now = false): void {
+    if (this.#disposed || (this.#looks > 0 && !now)) return;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#polling = true;
-    void this.source
-      .capture()
+    this.#looks++;
+    const look = this.source.capture();
+    // While the pane moves, the next look goes FAST_MS after this one went, not after its answer:
+    // over a slow link a few looks are under way at once, and a change shows a round trip sooner.
+    if (this.#unreachable === null && Date.now() < this.#busyUntil && this.#looks < MAX_LOOKS)
+      this.#timer = setTimeout(() => this.#poll(true), FAST_MS);
+    this.#applied = this.#applied
+      .then(() => look)
       .then((c) => {
         this.#reached(null);
         return this.#apply(c);
@@ -198,10 +205,7 @@ export class MirrorPane implements Pane {
           : this.#gone({ exitCode: -1, reason: String((error as Error)?.message ?? error) }),
       )
       .finally(() => {
-        this.#polling = false;
-        if (!this.#again) return this.#schedule();
-        this.#again = false;
-        this.#poll();
+        if (--this.#looks === 0) this.#schedule();
       });
   }
 

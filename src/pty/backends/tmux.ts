@@ -24,6 +24,9 @@ const FIELDS = [
 ].join('\t');
 /** How long tmux holds the commands after keys typed through the control client (`run-shell -d`), in seconds. */
 const TYPED_PAUSE_S = '0.03';
+/** For this long after typing, each look through the control client also brings the last AHEAD_ROWS rows of history. */
+const FAST_AFTER_TYPING_MS = 3000;
+const AHEAD_ROWS = 20;
 /** Lines of history pulled into the mirror at most per look. */
 const MAX_SCROLLED = 2000;
 
@@ -99,6 +102,7 @@ export class TmuxSource implements MirrorSource {
   /** Started at the first look, on the pane's session (a pane id is the only target it gets). */
   #control: TmuxControl | null = null;
   #closed = false;
+  #typedAt = 0;
 
   constructor(
     readonly server: TmuxServer,
@@ -122,18 +126,21 @@ export class TmuxSource implements MirrorSource {
   /**
    * The pane's state line and its screen in one round trip: both commands written to the control
    * client at once, else one tmux process running both (`;`); over ssh each round trip is the link's.
+   * With `ahead`, the control client also brings the last `ahead` rows of history (`tail`).
    */
-  async #look(info: readonly string[], screen: readonly string[]): Promise<string> {
+  async #look(info: readonly string[], screen: readonly string[], ahead: number): Promise<{ out: string; tail: string | null }> {
     const control = this.#control;
     if (control?.alive) {
       try {
-        const [a, b] = await Promise.all([control.run(controlLine(info)), control.run(controlLine(screen))]);
-        return `${a}\n${b}\n`;
+        const tail = ['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-ahead), '-E', '-1'];
+        const commands = ahead > 0 ? [info, screen, tail] : [info, screen];
+        const [a, b, c] = await Promise.all(commands.map((command) => control.run(controlLine(command))));
+        return { out: `${a}\n${b}\n`, tail: c ?? null };
       } catch {
         /* as in #query */
       }
     }
-    return tmux(this.server, [...info, ';', ...screen]);
+    return { out: await tmux(this.server, [...info, ';', ...screen]), tail: null };
   }
 
   /**
@@ -144,6 +151,7 @@ export class TmuxSource implements MirrorSource {
    */
   async #type(...commands: (readonly string[])[]): Promise<void> {
     const control = this.#control;
+    this.#typedAt = Date.now();
     if (control?.alive) {
       for (const c of [...commands, ['run-shell', '-d', TYPED_PAUSE_S]]) control.run(controlLine(c)).catch(() => {});
       return;
@@ -168,9 +176,12 @@ export class TmuxSource implements MirrorSource {
   }
 
   async #capture(): Promise<Capture> {
-    const out = await this.#look(
+    // Typed into lately: what scrolls off is likely, and fetched with the look rather than after it.
+    const ahead = this.#history !== null && Date.now() - this.#typedAt < FAST_AFTER_TYPING_MS ? AHEAD_ROWS : 0;
+    const { out, tail } = await this.#look(
       ['display-message', '-p', '-t', this.paneId, FIELDS],
       ['capture-pane', '-p', '-e', '-J', '-t', this.paneId],
+      ahead,
     );
     if (!out.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
@@ -182,7 +193,12 @@ export class TmuxSource implements MirrorSource {
     const grown = this.#history === null ? 0 : Math.min(info.history - this.#history, MAX_SCROLLED);
     this.#history = info.history;
     let scrolled: string[] = [];
-    if (grown > 0) {
+    const rows = tail?.split('\n');
+    // One line per row (no wrapped line joined across them; fewer rows while the history is short): the last `grown` are the scrolled ones.
+    const whole = Math.min(ahead, info.history);
+    if (grown > 0 && rows !== undefined && rows.length === whole && grown <= whole)
+      scrolled = rows.slice(whole - grown).map((l) => l.replace(/ +$/, ''));
+    else if (grown > 0) {
       const past = await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
       scrolled = past
         .replace(/\n$/, '')
