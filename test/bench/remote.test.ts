@@ -40,8 +40,8 @@ describe('the bench: the remote hop', () => {
     const note = (p95: boolean) =>
       new RegExp(
         `^remote\\.hop${p95 ? '\\.p95' : ''} +\\| relay hop to a pair on a host \\(ssh, 50 ms added each way\\).*, ${p95 ? 'p95' : 'median'} +\\| \\d+ ms +\\| ` +
-          'the same demo relay on this machine \\d+ ms +\\| \\d+\\.\\d+× +\\| ≤ local hop \\+ 300 ms \\(3 round trips\\) +\\| ' +
-          '[✓✗] [+−]\\d+ ms over the local hop, \\d+\\.\\d\\d× it; (within|past) local \\+ 300 ms; 6 remote and 6 local hops; ' +
+          `the same demo relay on this machine \\d+ ms +\\| \\d+\\.\\d+× +\\| ${p95 ? 'none \\(for reference\\)' : '≤ local hop \\+ 300 ms \\(3 round trips\\)'} +\\| ` +
+          `${p95 ? '✓' : '[✓✗]'} [+−]\\d+ ms over the local hop, \\d+\\.\\d\\d× it; (within|past) local \\+ 300 ms; 6 remote and 6 local hops; ` +
           'delay by (tc netem|a delaying TCP proxy \\(tc netem: .+\\))$',
         'm',
       );

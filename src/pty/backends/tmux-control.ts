@@ -86,6 +86,21 @@ async function run(server: TmuxServer, args: readonly string[], input: string | 
   return String(r.stdout);
 }
 
+/** A word for tmux's command parser (a control client's line): bare when plain, else double-quoted with every special character escaped. */
+export function tmuxQuote(word: string): string {
+  if (/^[\w%-]+$/.test(word)) return word;
+  let out = '"';
+  for (const c of word) {
+    const code = c.codePointAt(0)!;
+    if (c === '\\' || c === '"' || c === '$' || c === '~') out += `\\${c}`;
+    else if (code < 0x20 || code === 0x7f) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += c;
+  }
+  return `${out}"`;
+}
+
+export const controlLine = (args: readonly string[]): string => args.map(tmuxQuote).join(' ');
+
 /** How the control-mode client runs: commands in, notifications out, never a rejection. */
 type ControlOptions = { stdin: 'pipe'; stdout: 'pipe'; stderr: 'ignore'; buffer: false; reject: false };
 

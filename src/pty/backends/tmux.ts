@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Capture, MirrorSource } from './mirror.js';
 import type { SshHost } from './ssh.js';
-import { isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxStarting } from './tmux-control.js';
+import { controlLine, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxStarting } from './tmux-control.js';
+import { scrolledLines } from './tmux-tail.js';
 
-export { hostTmuxSocket, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux } from './tmux-control.js';
+export { hostTmuxSocket, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxQuote } from './tmux-control.js';
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'ash', 'nu', 'elvish']);
 const FIELDS = [
@@ -177,11 +178,11 @@ export class TmuxSource implements MirrorSource {
 
   async #capture(): Promise<Capture> {
     // Typed into lately: what scrolls off is likely, and fetched with the look rather than after it.
-    const ahead = this.#history !== null && Date.now() - this.#typedAt < FAST_AFTER_TYPING_MS ? AHEAD_ROWS : 0;
+    const aheadRows = this.#history !== null && Date.now() - this.#typedAt < FAST_AFTER_TYPING_MS ? AHEAD_ROWS : 0;
     const { out, tail } = await this.#look(
       ['display-message', '-p', '-t', this.paneId, FIELDS],
       ['capture-pane', '-p', '-e', '-J', '-t', this.paneId],
-      ahead,
+      aheadRows,
     );
     if (!out.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
@@ -193,11 +194,9 @@ export class TmuxSource implements MirrorSource {
     const grown = this.#history === null ? 0 : Math.min(info.history - this.#history, MAX_SCROLLED);
     this.#history = info.history;
     let scrolled: string[] = [];
-    const rows = tail?.split('\n');
-    // One line per row (no wrapped line joined across them; fewer rows while the history is short): the last `grown` are the scrolled ones.
-    const whole = Math.min(ahead, info.history);
-    if (grown > 0 && rows !== undefined && rows.length === whole && grown <= whole)
-      scrolled = rows.slice(whole - grown).map((l) => l.replace(/ +$/, ''));
+    // The history tail came with the look (fewer rows while the history is short).
+    const ahead = tail === null ? null : scrolledLines(tail.split('\n'), Math.min(aheadRows, info.history), grown, info.cols);
+    if (ahead !== null) scrolled = ahead.map((l) => l.replace(/ +$/, ''));
     else if (grown > 0) {
       const past = await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
       scrolled = past
@@ -227,21 +226,6 @@ export class TmuxSource implements MirrorSource {
     await tmux(this.server, pasted);
   }
 }
-
-/** A word for tmux's command parser (a control client's line): bare when plain, else double-quoted with every special character escaped. */
-export function tmuxQuote(word: string): string {
-  if (/^[\w%-]+$/.test(word)) return word;
-  let out = '"';
-  for (const c of word) {
-    const code = c.codePointAt(0)!;
-    if (c === '\\' || c === '"' || c === '$' || c === '~') out += `\\${c}`;
-    else if (code < 0x20 || code === 0x7f) out += `\\${code.toString(8).padStart(3, '0')}`;
-    else out += c;
-  }
-  return `${out}"`;
-}
-
-const controlLine = (args: readonly string[]): string => args.map(tmuxQuote).join(' ');
 
 export type TmuxLaunch = {
   readonly argv: readonly string[];
