@@ -35,7 +35,7 @@ const sim = (role: string) => quote([process.execPath, BIN, 'sim-agent', '--role
 type FleetScene = Scene & { readonly journals: () => JournalLine[][] };
 
 /** The journals of every run in the repository's state directory. */
-function journals(repo: string): JournalLine[][] {
+export function journals(repo: string): JournalLine[][] {
   const runs = join(repo, '.relevo', 'runs');
   if (!existsSync(runs)) return [];
   return readdirSync(runs).flatMap((id) => {
@@ -80,7 +80,7 @@ async function fleet(n: number): Promise<FleetScene> {
 }
 
 /** Each handoff's hop inside relevo: its sender's turn end journaled → its delivery journaled, ms. */
-function hops(all: readonly JournalLine[][]): number[] {
+export function hops(all: readonly JournalLine[][]): number[] {
   return all.flatMap((lines) => {
     const ms: number[] = [];
     let ended: number | null = null;

@@ -5,7 +5,7 @@
  * JSON (`--json FILE`, default bench-results.json). A group whose module is not built is skipped;
  * one that fails is reported in one line and the others still run (exit 1 at the end).
  *
- *   node dist/bench/index.js [--reps N] [--quick] [--only startup,memory,idle,echo,throughput,fleet,hop] [--json FILE] [--markdown]
+ *   node dist/bench/index.js [--reps N] [--quick] [--only startup,memory,idle,echo,throughput,fleet,hop,remote] [--json FILE] [--markdown]
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,7 +21,7 @@ type Options = { reps: number; quick: boolean };
 type FigureGroup = { figures(opts: Options): Promise<Figure[]> };
 
 /** The groups, each a module returning figures, in the order they run. */
-const GROUPS: readonly string[] = ['startup', 'memory', 'idle', 'echo', 'throughput', 'fleet', 'hop'];
+const GROUPS: readonly string[] = ['startup', 'memory', 'idle', 'echo', 'throughput', 'fleet', 'hop', 'remote'];
 
 type Outcome = { name: string; status: 'ok' | 'skipped' | 'failed'; seconds: number; detail?: string };
 

@@ -143,7 +143,7 @@ function importsOutside(file: string, allowed: readonly string[], text?: string)
 /** What each tree outside src/'s rooms may import, as paths under the root. */
 const TREES: Readonly<Record<string, { dir: string; allowed: readonly string[] }>> = {
   src: { dir: SRC, allowed: ['src'] },
-  bench: { dir: BENCH, allowed: ['src', 'bench', 'test/helpers/pty', 'test/helpers/until.js'] },
+  bench: { dir: BENCH, allowed: ['src', 'bench', 'test/helpers/pty', 'test/helpers/until.js', 'test/helpers/test-host.js'] },
   'test/helpers/pty': { dir: PTY_HELPERS, allowed: ['src', 'test/helpers/pty', 'test/helpers/until.js'] },
 };
 

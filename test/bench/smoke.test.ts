@@ -178,7 +178,7 @@ describe('the bench', () => {
     const r = await bench(RUNNER, '--help', '--json', json);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^usage: node dist\/bench\/index\.js \[--reps N\]/);
-    expect(r.stdout).toMatch(/^groups: startup, memory, idle, echo, throughput, fleet, hop$/m);
+    expect(r.stdout).toMatch(/^groups: startup, memory, idle, echo, throughput, fleet, hop, remote$/m);
     expect(r.stderr).toBe('');
     expect(() => readFileSync(json)).toThrow();
   });

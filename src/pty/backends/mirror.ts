@@ -36,12 +36,16 @@ export interface MirrorSource {
   recent?(): Promise<string>;
   /** Frees what the source holds (a control connection). */
   close?(): void;
+  /** Resolves once keys sent without waiting (a control client) got there; rejects when one may not have. */
+  typed?(): Promise<void>;
 }
 
 /** Polling: fast while the pane changes or was just typed into, slower while it rests. */
 const FAST_MS = 50;
 const SLOW_MS = 250;
 const FAST_FOR_MS = 3000;
+/** Looks under way at once at most (a slow link). */
+const MAX_LOOKS = 3;
 
 /**
  * A pane of a tmux or Herdr session, mirrored into a local headless screen so detection, turn
@@ -150,19 +154,27 @@ export class MirrorPane implements Pane {
   #send(action: () => Promise<void>): void {
     if (this.#exit !== null || this.#disposed) return;
     this.#busyUntil = Date.now() + FAST_FOR_MS;
-    this.#queue = this.#queue.then(action).catch((error: unknown) => {
-      // Not typed (or not known to be): counted, so a delivery looks at the screen before it types again.
-      this.#lost++;
-      // ssh failed: out of reach now, looked at again on the back-off's schedule; else a look at once says what became of the pane.
-      if (error instanceof SshError) this.#reached(error.message);
-      else this.#poll();
-    });
-    if (this.#unreachable === null) this.#poll(); // look soon: typing shows
+    // Look once it is typed: typing shows. Not typed (or not known to be): counted, so a delivery
+    // looks at the screen before it types again; ssh failed: out of reach, looked at on the back-off.
+    this.#queue = this.#queue.then(action).then(
+      () => {
+        if (this.#unreachable === null) this.#poll(true);
+      },
+      (error: unknown) => {
+        this.#lost++;
+        if (error instanceof SshError) this.#reached(error.message);
+        else this.#poll(true);
+      },
+    );
   }
 
   /** Sends that failed so far, once the sends queued now are done. */
   async sent(): Promise<number> {
     await this.#queue;
+    await this.source.typed?.().catch((error: unknown) => {
+      this.#lost++;
+      if (error instanceof SshError) this.#reached(error.message);
+    });
     return this.#lost;
   }
 
@@ -181,12 +193,25 @@ export class MirrorPane implements Pane {
     this.#timer = setTimeout(() => this.#poll(), ms);
   }
 
-  #polling = false;
-  #poll(): void {
-    if (this.#polling || this.#disposed) return;
-    this.#polling = true;
-    void this.source
-      .capture()
+  /** Looks under way; their screens are applied in the order they were asked for. */
+  #looks = 0;
+  #applied: Promise<void> = Promise.resolve();
+  /**
+   * Looks at the pane, unless a look is under way; `now`: at once all the same (after typing, a look
+   * asked before the keys went in cannot show them).
+   */
+  #poll(now = false): void {
+    if (this.#disposed || (this.#looks > 0 && !now)) return;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#looks++;
+    const look = this.source.capture();
+    // While the pane moves, the next look goes FAST_MS after this one went, not after its answer:
+    // over a slow link a few looks are under way at once, and a change shows a round trip sooner.
+    if (this.#unreachable === null && Date.now() < this.#busyUntil && this.#looks < MAX_LOOKS)
+      this.#timer = setTimeout(() => this.#poll(true), FAST_MS);
+    this.#applied = this.#applied
+      .then(() => look)
       // The screen first: once the pane is reachable again, what it shows is fresh.
       .then(async (c) => {
         await this.#apply(c);
@@ -199,8 +224,7 @@ export class MirrorPane implements Pane {
           : this.#gone({ exitCode: -1, reason: String((error as Error)?.message ?? error) }),
       )
       .finally(() => {
-        this.#polling = false;
-        this.#schedule();
+        if (--this.#looks === 0) this.#schedule();
       });
   }
 

@@ -86,6 +86,23 @@ async function run(server: TmuxServer, args: readonly string[], input: string | 
   return String(r.stdout);
 }
 
+/** A word for tmux's command parser (a control client's line): bare when plain, else double-quoted with every special character escaped. */
+export function tmuxQuote(word: string): string {
+  if (/^[\w%-]+$/.test(word)) return word;
+  let out = '"';
+  for (const c of word) {
+    const code = c.codePointAt(0)!;
+    if (c === '\\' || c === '"' || c === '$' || c === '~') out += `\\${c}`;
+    else if (code < 0x20 || code === 0x7f) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += c;
+  }
+  return `${out}"`;
+}
+
+export const controlLine = (args: readonly string[]): string => args.map(tmuxQuote).join(' ');
+
+export const CONTROL_ENDED = 'the tmux control client ended';
+
 /** How the control-mode client runs: commands in, notifications out, never a rejection. */
 type ControlOptions = { stdin: 'pipe'; stdout: 'pipe'; stderr: 'ignore'; buffer: false; reject: false };
 
@@ -109,7 +126,7 @@ export class TmuxControl {
     const options: ControlOptions = { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false, reject: false };
     this.#child = execa(file, argv, options);
     createInterface({ input: this.#child.stdout! }).on('line', (line) => this.#line(line));
-    void this.#child.finally(() => this.#fail(new TmuxError('the tmux control client ended')));
+    void this.#child.finally(() => this.#fail(new TmuxError(CONTROL_ENDED)));
   }
 
   get alive(): boolean {
@@ -118,7 +135,7 @@ export class TmuxControl {
 
   /** Runs one tmux command line (arguments already quoted for tmux's parser); resolves with its output. */
   run(command: string): Promise<string> {
-    if (this.#closed) return Promise.reject(new TmuxError('the tmux control client ended'));
+    if (this.#closed) return Promise.reject(new TmuxError(CONTROL_ENDED));
     return new Promise((resolve, reject) => {
       this.#pending.push({ resolve, reject });
       this.#child.stdin!.write(`${command}\n`);

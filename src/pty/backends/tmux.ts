@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Capture, MirrorSource } from './mirror.js';
-import type { SshHost } from './ssh.js';
-import { isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxStarting } from './tmux-control.js';
+import { SshError, type SshHost } from './ssh.js';
+import { CONTROL_ENDED, controlLine, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxStarting } from './tmux-control.js';
+import { scrolledLines } from './tmux-tail.js';
 
-export { hostTmuxSocket, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux } from './tmux-control.js';
+export { hostTmuxSocket, isServerGone, TmuxControl, TmuxError, type TmuxServer, tmux, tmuxQuote } from './tmux-control.js';
 
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'ash', 'nu', 'elvish']);
 const FIELDS = [
@@ -22,6 +23,11 @@ const FIELDS = [
   '#{session_id}',
   '#{pane_title}',
 ].join('\t');
+/** How long tmux holds the commands after keys typed through the control client (`run-shell -d`), in seconds. */
+const TYPED_PAUSE_S = '0.03';
+/** For this long after typing, each look through the control client also brings the last AHEAD_ROWS rows of history. */
+const FAST_AFTER_TYPING_MS = 3000;
+const AHEAD_ROWS = 20;
 /** Lines of history pulled into the mirror at most per look. */
 const MAX_SCROLLED = 2000;
 
@@ -97,6 +103,9 @@ export class TmuxSource implements MirrorSource {
   /** Started at the first look, on the pane's session (a pane id is the only target it gets). */
   #control: TmuxControl | null = null;
   #closed = false;
+  #typedAt = 0;
+  /** Keys written to the control client and not yet known to be in. */
+  #typing: Promise<unknown>[] = [];
 
   constructor(
     readonly server: TmuxServer,
@@ -109,12 +118,66 @@ export class TmuxSource implements MirrorSource {
   async #query(args: readonly string[]): Promise<string> {
     if (this.#control?.alive) {
       try {
-        return `${await this.#control.run(args.map((a) => (/^[\w%-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' '))}\n`;
+        return `${await this.#control.run(controlLine(args))}\n`;
       } catch {
         /* the pane or its session went away, or the client did: ask tmux directly */
       }
     }
     return tmux(this.server, args);
+  }
+
+  /**
+   * The pane's state line and its screen in one round trip: both commands written to the control
+   * client at once, else one tmux process running both (`;`); over ssh each round trip is the link's.
+   * With `ahead`, the control client also brings the last `ahead` rows of history (`tail`).
+   */
+  async #look(info: readonly string[], screen: readonly string[], ahead: number): Promise<{ out: string; tail: string | null }> {
+    const control = this.#control;
+    if (control?.alive) {
+      try {
+        const tail = ['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-ahead), '-E', '-1'];
+        const commands = ahead > 0 ? [info, screen, tail] : [info, screen];
+        const [a, b, c] = await Promise.all(commands.map((command) => control.run(controlLine(command))));
+        return { out: `${a}\n${b}\n`, tail: c ?? null };
+      } catch {
+        /* as in #query */
+      }
+    }
+    return { out: await tmux(this.server, [...info, ';', ...screen]), tail: null };
+  }
+
+  /**
+   * Commands that type into the pane. Through the control client when it runs: written in order and
+   * not waited for (no process, no ssh session; a failure is the pane's next look to show), then a
+   * pause on tmux's side, so the look written next sees the program's answer in the same round trip.
+   * Else one tmux process per command.
+   */
+  async #type(...commands: (readonly string[])[]): Promise<void> {
+    const control = this.#control;
+    this.#typedAt = Date.now();
+    if (control?.alive) {
+      for (const c of commands) {
+        const run = control.run(controlLine(c));
+        run.catch(() => {}); // seen by typed()
+        this.#typing.push(run);
+      }
+      control.run(controlLine(['run-shell', '-d', TYPED_PAUSE_S])).catch(() => {}); // older tmux lacks -d: only the speed-up is lost
+      return;
+    }
+    for (const c of commands) await tmux(this.server, c);
+  }
+
+  /** The keys written so far got there; else, on a host, the link is taken for lost (an SshError). */
+  async typed(): Promise<void> {
+    const typing = this.#typing.splice(0);
+    try {
+      await Promise.all(typing);
+    } catch (error) {
+      const host = this.server.host;
+      if (host && error instanceof TmuxError && error.message === CONTROL_ENDED)
+        throw new SshError(`${host.destination}: the link dropped while typing (${(error as Error).message})`);
+      throw error;
+    }
   }
 
   close(): void {
@@ -134,9 +197,14 @@ export class TmuxSource implements MirrorSource {
   }
 
   async #capture(): Promise<Capture> {
-    const info0 = await this.#query(['display-message', '-p', '-t', this.paneId, FIELDS]);
-    if (!info0.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
-    const out = `${info0}${await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId])}`;
+    // Typed into lately: what scrolls off is likely, and fetched with the look rather than after it.
+    const aheadRows = this.#history !== null && Date.now() - this.#typedAt < FAST_AFTER_TYPING_MS ? AHEAD_ROWS : 0;
+    const { out, tail } = await this.#look(
+      ['display-message', '-p', '-t', this.paneId, FIELDS],
+      ['capture-pane', '-p', '-e', '-J', '-t', this.paneId],
+      aheadRows,
+    );
+    if (!out.startsWith('%')) throw new TmuxError(`can't find pane: ${this.paneId}`);
     const [first = '', ...rest] = out.replace(/\n$/, '').split('\n');
     const info = parseInfo(first);
     // Started again after it ended (a master connection closed, a link that came back).
@@ -146,7 +214,10 @@ export class TmuxSource implements MirrorSource {
     const grown = this.#history === null ? 0 : Math.min(info.history - this.#history, MAX_SCROLLED);
     this.#history = info.history;
     let scrolled: string[] = [];
-    if (grown > 0) {
+    // The history tail came with the look (fewer rows while the history is short).
+    const ahead = tail === null ? null : scrolledLines(tail.split('\n'), Math.min(aheadRows, info.history), grown, info.cols);
+    if (ahead !== null) scrolled = ahead.map((l) => l.replace(/ +$/, ''));
+    else if (grown > 0) {
       const past = await this.#query(['capture-pane', '-p', '-e', '-J', '-t', this.paneId, '-S', String(-grown), '-E', '-1']);
       scrolled = past
         .replace(/\n$/, '')
@@ -160,15 +231,19 @@ export class TmuxSource implements MirrorSource {
 
   async send(bytes: string): Promise<void> {
     const hex = [...Buffer.from(bytes, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
-    for (let i = 0; i < hex.length; i += 512) await tmux(this.server, ['send-keys', '-t', this.paneId, '-H', ...hex.slice(i, i + 512)]);
+    const chunks: string[][] = [];
+    for (let i = 0; i < hex.length; i += 512) chunks.push(['send-keys', '-t', this.paneId, '-H', ...hex.slice(i, i + 512)]);
+    await this.#type(...chunks);
   }
 
   /** tmux knows whether the program asked for bracketed pastes (`-p`), so `newline` is not needed. */
   async paste(text: string): Promise<void> {
     const buffer = `relevo-${randomBytes(6).toString('hex')}`;
     // -p: bracketed only if the program asked for it; -r: line breaks as they are (else LF becomes CR).
+    const pasted = ['paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.paneId];
+    if (this.#control?.alive) return this.#type(['set-buffer', '-b', buffer, '--', text], pasted);
     await tmux(this.server, ['load-buffer', '-b', buffer, '-'], text);
-    await tmux(this.server, ['paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.paneId]);
+    await tmux(this.server, pasted);
   }
 }
 
