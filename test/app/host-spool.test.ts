@@ -1,0 +1,130 @@
+/**
+ * Hooks of agents on a host: reports appended to a spool file there, read by byte offset through
+ * the ssh master; a dropped connection re-reads nothing and misses nothing, and a run picked up
+ * again reads on from the offsets it kept.
+ */
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HookDelivery } from '../../src/app/replies/hook-channel.js';
+import { appendCommand } from '../../src/app/replies/hook-site.js';
+import { HOST_HOOKS_FILE, HostSpool } from '../../src/app/replies/host-spool.js';
+import { SpoolTail } from '../../src/app/replies/spool-tail.js';
+import { closeMaster, type SshHost } from '../../src/pty/backends/ssh.js';
+import { tempDir } from '../helpers/cli.js';
+import { testHostPerFile } from '../helpers/ssh-host.js';
+import { until } from '../helpers/until.js';
+
+const host = testHostPerFile();
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const undo of cleanups.splice(0).reverse()) await undo();
+});
+
+/** The test host as relevo reaches it, with a master of its own. */
+function sshHost(): SshHost {
+  const controlDir = tempDir('relevo-spool-ssh-');
+  const h = { destination: host().destination, command: host().sshCommand, controlDir };
+  cleanups.push(async () => {
+    await closeMaster(h);
+    rmSync(controlDir, { recursive: true, force: true });
+  });
+  return h;
+}
+
+describe('SpoolTail', () => {
+  it('hands on whole lines with the offset past each; after the master is gone it reads on from the last offset: nothing twice, nothing missed', async () => {
+    const h = sshHost();
+    // The file as the host sees it (its home), and the same file here.
+    const name = `spool-${process.pid}.jsonl`;
+    const local = join(host().home, name);
+    appendFileSync(local, 'zero\n');
+    const lines: [string, number][] = [];
+    const downs: number[] = [];
+    const tail = new SpoolTail(h, join(homedir(), name), 5, { line: (t, o) => lines.push([t, o]), down: (at) => downs.push(at) });
+    cleanups.push(() => tail.close());
+    tail.start();
+    appendFileSync(local, 'one\ntw');
+    await until('line one', () => lines.length === 1, 30_000);
+    appendFileSync(local, 'o\n');
+    await until('line two', () => lines.length === 2, 30_000);
+    expect(lines).toEqual([
+      ['one', 9],
+      ['two', 13],
+    ]);
+
+    // The master connection ends under the reader: its `tail` goes with it; a half line is written meanwhile.
+    await closeMaster(h);
+    await until('the reader to notice', () => downs.length >= 1, 30_000);
+    appendFileSync(local, 'three\nfo');
+    await until('line three', () => lines.length === 3, 60_000);
+    appendFileSync(local, 'ur\n');
+    await until('line four', () => lines.length === 4, 30_000);
+    expect(lines).toEqual([
+      ['one', 9],
+      ['two', 13],
+      ['three', 19],
+      ['four', 24],
+    ]);
+    expect(tail.offset).toBe(readFileSync(local).length);
+    await tail.close();
+    // No `tail` of the reader is left on the host.
+    await until('the remote tail to end', async () => !(await host().exec(['ps', '-eo', 'args'])).includes(`tail -c`), 30_000);
+  }, 120_000);
+});
+
+describe('HostSpool', () => {
+  it('a hook on the host appends its report; relevo takes it with its token, refuses a wrong one, and a resumed run reads on from its offsets', async () => {
+    const h = sshHost();
+    const runDir = tempDir('relevo-spool-run-');
+    cleanups.push(() => rmSync(runDir, { recursive: true, force: true }));
+    const runId = `spooltest${process.pid}`;
+    const spool = await HostSpool.open(h, runId, runDir);
+    cleanups.push(() => spool.close());
+    expect(spool.dir).toBe(join(homedir(), '.relevo', 'spool', runId));
+    const got: HookDelivery[] = [];
+    const refused: string[] = [];
+    spool.channel.onMessage((m) => got.push(m));
+    spool.channel.onRejected((r) => refused.push(r));
+
+    // The settings file the hook is installed with is written on the host, private.
+    const settings = spool.file('planner.claude-settings.json', '{"hooks":{}}');
+    await spool.flush();
+    expect(await host().exec(['stat', '-c', '%a %s', settings])).toBe('600 12');
+    spool.start();
+
+    const stop = { hook_event_name: 'Stop', session_id: 's1', last_assistant_message: 'line one\nline "two"' };
+    await hookWithInput(spool.env('planner'), JSON.stringify(stop));
+    await until('the planner’s report', () => got.length === 1, 30_000);
+    expect(got).toEqual([{ role: 'planner', kind: 'claude-stop', payload: stop, at: null }]);
+    // The builder's token does not speak for the planner.
+    await hookWithInput({ ...spool.env('planner'), RELEVO_HOOK_TOKEN: spool.channel.tokenFor('builder') }, '{"x":1}');
+    await until('the refusal', () => refused.length === 1, 30_000);
+    expect(refused).toEqual(['wrong token (claimed role planner, kind claude-stop)']);
+    const kept = JSON.parse(readFileSync(join(runDir, HOST_HOOKS_FILE), 'utf8'));
+    const size = Number(await host().exec(['stat', '-c', '%s', spool.fileFor('planner')]));
+    expect(kept).toEqual({ dir: spool.dir, secret: spool.channel.secret, offsets: { planner: size, builder: 0 } });
+    await spool.close();
+
+    // Picked up again: the same tokens, nothing read twice, the next report once.
+    const again = await HostSpool.resume(h, runDir);
+    expect(again).not.toBeNull();
+    cleanups.push(() => again!.close());
+    const more: HookDelivery[] = [];
+    again!.channel.onMessage((m) => more.push(m));
+    again!.start();
+    await hookWithInput(again!.env('builder'), '{"type":"agent-turn-complete","last-assistant-message":"done"}');
+    await until('the builder’s report', () => more.length === 1, 30_000);
+    expect(more.map((m) => [m.role, m.payload])).toEqual([['builder', { type: 'agent-turn-complete', 'last-assistant-message': 'done' }]]);
+  }, 120_000);
+});
+
+/** Runs a Claude Code Stop hook on the host as the role's pane would: its environment, `input` on stdin. */
+async function hookWithInput(env: Record<string, string>, input: string): Promise<void> {
+  const name = `hook-input-${process.pid}.json`;
+  writeFileSync(join(host().home, name), input);
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  const script = appendCommand(env.RELEVO_HOOK_FILE!, 'claude-stop');
+  await host().exec(['env', ...vars, 'sh', '-c', 'exec sh -c "$1" < "$2"', 'sh', script, join(homedir(), name)]);
+}
