@@ -27,13 +27,18 @@ export function versionCommand(argv: readonly string[], args: readonly string[])
   return [...prefix, agent[0] ?? '', ...args];
 }
 
-/** Asks the agent's CLI its version; null when its profile does not say how (the simulator, generic). */
-export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): Promise<CliVersion | null> {
+/** How a command is run where the agents run: as it is here; on a host, inside its ssh command line. */
+export type Where = (argv: readonly string[]) => readonly string[];
+const here: Where = (argv) => argv;
+
+/** Asks the agent's CLI its version (where it runs); null when its profile does not say how (the simulator, generic). */
+export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv, where: Where = here): Promise<CliVersion | null> {
   const versions = spec.profile.data.versions;
   if (versions === undefined) return null;
   const range = rangeText(versions.tested);
   const [file, ...args] = versionCommand(spec.argv, versions.args);
-  const result = await execa(file!, args, {
+  const [local, ...localArgs] = where([file!, ...args]);
+  const result = await execa(local!, localArgs, {
     env,
     extendEnv: false,
     stdin: 'ignore',
@@ -59,15 +64,19 @@ export async function readCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): P
  * The agent as it applies to its CLI's release: its version read, and the profile's settings for
  * that release (an unknown release gets the newest ones).
  */
-export async function withCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv): Promise<AgentSpec> {
-  const cli = await readCliVersion(spec, env);
+export async function withCliVersion(spec: AgentSpec, env: NodeJS.ProcessEnv, where: Where = here): Promise<AgentSpec> {
+  const cli = await readCliVersion(spec, env, where);
   if (cli === null) return spec;
   const version = cli.status === 'found' ? cli.version : null;
   return { ...spec, profile: compileProfile(profileForVersion(spec.profile.data, version)), cli };
 }
 
-export async function withCliVersions(agents: Readonly<Record<Role, AgentSpec>>, env: NodeJS.ProcessEnv): Promise<Record<Role, AgentSpec>> {
-  const [planner, builder] = await Promise.all([withCliVersion(agents.planner, env), withCliVersion(agents.builder, env)]);
+export async function withCliVersions(
+  agents: Readonly<Record<Role, AgentSpec>>,
+  env: NodeJS.ProcessEnv,
+  where: Where = here,
+): Promise<Record<Role, AgentSpec>> {
+  const [planner, builder] = await Promise.all([withCliVersion(agents.planner, env, where), withCliVersion(agents.builder, env, where)]);
   return { planner, builder };
 }
 
