@@ -7,10 +7,12 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfile } from '../../src/app/config/profiles.js';
 import type { HookDelivery } from '../../src/app/replies/hook-channel.js';
 import { appendCommand } from '../../src/app/replies/hook-site.js';
 import { HOST_HOOKS_FILE, HostSpool } from '../../src/app/replies/host-spool.js';
 import { SpoolTail } from '../../src/app/replies/spool-tail.js';
+import { openHooks } from '../../src/app/run/run-hooks.js';
 import { closeMaster, type SshHost } from '../../src/pty/backends/ssh.js';
 import { tempDir } from '../helpers/cli.js';
 import { testHostPerFile } from '../helpers/ssh-host.js';
@@ -72,6 +74,30 @@ describe('SpoolTail', () => {
     // No `tail` of the reader is left on the host.
     await until('the remote tail to end', async () => !(await host().exec(['ps', '-eo', 'args'])).includes(`tail -c`), 30_000);
   }, 120_000);
+  it('reads on after the link was cut and came back: the lines written meanwhile once each', async () => {
+    if (host().netns === null) return;
+    const h = sshHost();
+    const name = `spool-cut-${process.pid}.jsonl`;
+    const local = join(host().home, name);
+    appendFileSync(local, '');
+    const lines: string[] = [];
+    const downs: number[] = [];
+    const tail = new SpoolTail(h, join(homedir(), name), 0, { line: (t) => lines.push(t), down: (at) => downs.push(at) });
+    cleanups.push(() => tail.close());
+    tail.start();
+    appendFileSync(local, 'before\n');
+    await until('the line before the cut', () => lines.length === 1, 30_000);
+    await host().cut();
+    cleanups.push(() => host().restore());
+    appendFileSync(local, 'during\nhal');
+    // The master gives up on the dead link (server-alive probes), and the reader with it.
+    await until('the reader to lose the host', () => downs.length >= 1, 60_000);
+    await host().restore();
+    appendFileSync(local, 'f\n');
+    await until('the lines written meanwhile', () => lines.length === 3, 90_000);
+    expect(lines).toEqual(['before', 'during', 'half']);
+    expect(tail.offset).toBe(readFileSync(local).length);
+  }, 180_000);
 });
 
 describe('HostSpool', () => {
@@ -117,6 +143,54 @@ describe('HostSpool', () => {
     await hookWithInput(again!.env('builder'), '{"type":"agent-turn-complete","last-assistant-message":"done"}');
     await until('the builder’s report', () => more.length === 1, 30_000);
     expect(more.map((m) => [m.role, m.payload])).toEqual([['builder', { type: 'agent-turn-complete', 'last-assistant-message': 'done' }]]);
+  }, 120_000);
+});
+
+describe('hooks of a host relay', () => {
+  it('`relevo-tui hook` on the host (Qwen Code, OpenCode) appends to the spool file; openHooks picks the spool up again for found panes', async () => {
+    const h = sshHost();
+    const runDir = tempDir('relevo-spool-run-');
+    cleanups.push(() => rmSync(runDir, { recursive: true, force: true }));
+    const agents = {
+      planner: { argv: ['claude'], profile: loadProfile('claude', 'test') },
+      builder: { argv: ['codex'], profile: loadProfile('codex', 'test') },
+    };
+    const options = { agents, runId: `spoolhooks${process.pid}`, runDir };
+    const open = (attached: boolean) => openHooks(options, { attached, host: h, open: async () => ({}) as never });
+    const hooks = (await open(false))!;
+    cleanups.push(() => hooks.close());
+    expect(hooks.site.onHost).toBe(true);
+    const got: HookDelivery[] = [];
+    hooks.channel.onMessage((m) => got.push(m));
+    hooks.start();
+    const env = hooks.site.env('builder');
+    const payload = { type: 'agent-turn-complete', 'last-assistant-message': 'built' };
+    const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    await host().exec(['env', ...vars, 'relevo-tui', 'hook', 'codex-notify', JSON.stringify(payload)]);
+    await until('the builder’s report', () => got.length === 1, 30_000);
+    expect(got).toEqual([{ role: 'builder', kind: 'codex-notify', payload, at: null }]);
+    await hooks.close();
+
+    // The run's panes found again (--resume): the same spool, the same tokens, from the kept offsets.
+    const again = (await open(true))!;
+    cleanups.push(() => again.close());
+    expect(again.site.env('builder')).toEqual(env);
+    const more: HookDelivery[] = [];
+    again.channel.onMessage((m) => more.push(m));
+    again.start();
+    await host().exec([
+      'env',
+      ...vars,
+      'relevo-tui',
+      'hook',
+      'codex-notify',
+      JSON.stringify({ ...payload, 'last-assistant-message': 'again' }),
+    ]);
+    await until('the next report', () => more.length === 1, 30_000);
+    expect(more.map((m) => m.payload)).toEqual([{ ...payload, 'last-assistant-message': 'again' }]);
+    // No spool kept: found panes get no hooks (their tokens are unknown).
+    rmSync(join(runDir, HOST_HOOKS_FILE));
+    expect(await open(true)).toBeNull();
   }, 120_000);
 });
 
