@@ -74,6 +74,7 @@ describe('SpoolTail', () => {
     // No `tail` of the reader is left on the host.
     await until('the remote tail to end', async () => !(await host().exec(['ps', '-eo', 'args'])).includes(`tail -c`), 30_000);
   }, 120_000);
+
   it('reads on after the link was cut and came back: the lines written meanwhile once each', async () => {
     if (host().netns === null) return;
     const h = sshHost();
@@ -131,10 +132,15 @@ describe('HostSpool', () => {
     const kept = JSON.parse(readFileSync(join(runDir, HOST_HOOKS_FILE), 'utf8'));
     const size = Number(await host().exec(['stat', '-c', '%s', spool.fileFor('planner')]));
     expect(kept).toEqual({ dir: spool.dir, secret: spool.channel.secret, offsets: { planner: size, builder: 0 } });
+    // The next run after `done` (same agents): kept in its directory from then on.
+    const next = tempDir('relevo-spool-next-');
+    cleanups.push(() => rmSync(next, { recursive: true, force: true }));
+    spool.keepIn(next);
     await spool.close();
+    expect(JSON.parse(readFileSync(join(next, HOST_HOOKS_FILE), 'utf8'))).toEqual(kept);
 
     // Picked up again: the same tokens, nothing read twice, the next report once.
-    const again = await HostSpool.resume(h, runDir);
+    const again = await HostSpool.resume(h, next);
     expect(again).not.toBeNull();
     cleanups.push(() => again!.close());
     const more: HookDelivery[] = [];

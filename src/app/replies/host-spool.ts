@@ -48,7 +48,7 @@ export class HostSpool implements HookSite {
     readonly channel: HookChannel,
     readonly dir: string,
     offsets: Readonly<Record<Role, number>>,
-    private readonly statePath: string,
+    private statePath: string,
   ) {
     this.#offsets = { ...offsets };
     this.#save();
@@ -138,6 +138,12 @@ export class HostSpool implements HookSite {
     }
     this.channel.deliver(role, line.kind, line.token, payload);
     return null;
+  }
+
+  /** Keeps the spool's state in `runDir` from now on (the next run of the same agents). */
+  keepIn(runDir: string): void {
+    this.statePath = join(runDir, HOST_HOOKS_FILE);
+    this.#save();
   }
 
   #save(): void {

@@ -14,6 +14,8 @@ export type RunHooks = {
   ready(): Promise<void>;
   /** The agents run: reports are read from now on. */
   start(): void;
+  /** The next run after `done` goes on with the same agents: what the hooks keep goes to its directory. */
+  moved(runDir: string): void;
   close(): Promise<void>;
 };
 
@@ -22,6 +24,7 @@ const local = (channel: HookChannel): RunHooks => ({
   site: channel,
   ready: async () => {},
   start: () => {},
+  moved: () => {},
   close: () => channel.close(),
 });
 
@@ -30,6 +33,7 @@ const remote = (spool: HostSpool): RunHooks => ({
   site: spool,
   ready: () => spool.flush(),
   start: () => spool.start(),
+  moved: (runDir) => spool.keepIn(runDir),
   close: () => spool.close(),
 });
 

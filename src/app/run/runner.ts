@@ -153,6 +153,7 @@ export class RelayRunner {
     const { restored: _, ...rest } = this.#options;
     const options = { ...rest, ...next };
     journalRunStart(options, panes, this.hooks?.channel.socketPath ?? null, this.#options.runId);
+    this.hooks?.moved(options.runDir);
     this.#options = options;
     this.#run = this.#runFiles(options);
     // The agents keep their conversations: they know their roles already. One that exited is still to be started again.
