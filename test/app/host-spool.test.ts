@@ -72,7 +72,32 @@ describe('SpoolTail', () => {
     expect(tail.offset).toBe(readFileSync(local).length);
     await tail.close();
     // No `tail` of the reader is left on the host.
-    await until('the remote tail to end', async () => !(await host().exec(['ps', '-eo', 'args'])).includes(`tail -c`), 30_000);
+    await until('the remote tail to end', async () => !(await remoteTails()).some((t) => t.includes(name)), 30_000);
+  }, 120_000);
+
+  it('a remote tail that ends after its time is followed by the next at the same offset: each line once, nothing left behind', async () => {
+    const h = sshHost();
+    const name = `spool-turns-${process.pid}.jsonl`;
+    const local = join(host().home, name);
+    appendFileSync(local, '');
+    const lines: string[] = [];
+    const downs: number[] = [];
+    // Each remote tail runs one second.
+    const tail = new SpoolTail(h, join(homedir(), name), 0, { line: (t) => lines.push(t), down: (at) => downs.push(at) }, 1);
+    cleanups.push(() => tail.close());
+    tail.start();
+    const expected: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      appendFileSync(local, `line ${i}\npart`);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      appendFileSync(local, ` ${i}\n`);
+      expected.push(`line ${i}`, `part ${i}`);
+      await until(`line ${i}`, () => lines.length === expected.length, 30_000);
+    }
+    expect(lines).toEqual(expected);
+    expect(downs).toEqual([]);
+    await tail.close();
+    await until('no tail of the file left', async () => !(await remoteTails()).some((t) => t.includes(name)), 30_000);
   }, 120_000);
 
   it('reads on after the link was cut and came back: the lines written meanwhile once each', async () => {
@@ -199,6 +224,12 @@ describe('hooks of a host relay', () => {
     expect(await open(true)).toBeNull();
   }, 120_000);
 });
+
+/** The command lines of the `tail` processes on the host. */
+async function remoteTails(): Promise<string[]> {
+  const ps = await host().exec(['ps', '-eo', 'comm=,args=']);
+  return ps.split('\n').filter((l) => /^tail\s/.test(l));
+}
 
 /** Runs a Claude Code Stop hook on the host as the role's pane would: its environment, `input` on stdin. */
 async function hookWithInput(env: Record<string, string>, input: string): Promise<void> {

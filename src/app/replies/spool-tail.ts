@@ -9,9 +9,20 @@ import { retryDelayMs, type SshHost, sshArgv } from '../../pty/backends/ssh.js';
 
 /**
  * The fixed remote command: `tail -f` from byte `$2 + 1` of file `$1`, ended when ssh's stdin
- * closes (relevo stops reading, or the connection is gone) so no `tail` is left on the host.
+ * closes (relevo stops reading) or after `$3` seconds (a session whose client vanished unseen, a
+ * dropped link, leaves no `tail` for long); exit 3 says it ended so, and reading goes on at once.
  */
-const TAIL = '[ -f "$1" ] || exit 1; tail -c "+$2" -f "$1" & t=$!; cat >/dev/null; kill "$t" 2>/dev/null';
+const TAIL = [
+  '[ -f "$1" ] || exit 1',
+  'exec 3<&0',
+  'tail -c "+$2" -f "$1" & t=$!',
+  '{ cat <&3 >/dev/null; kill "$t"; } >/dev/null 2>&1 &',
+  '{ sleep "$3"; kill "$t"; } >/dev/null 2>&1 & s=$!',
+  'wait "$t"; kill "$s" 2>/dev/null; exit 3',
+].join('\n');
+const ENDED = 3;
+/** How long one remote `tail` runs before the next takes over. */
+const SESSION_SECONDS = 300;
 const NEWLINE = 0x0a;
 const OPTIONS = { reject: false, stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', buffer: false } as const;
 const tailProcess = (argv: readonly string[]) => execa(argv[0]!, argv.slice(1), OPTIONS);
@@ -35,6 +46,7 @@ export class SpoolTail {
     private readonly path: string,
     offset: number,
     private readonly on: SpoolTailEvents,
+    private readonly sessionSeconds = SESSION_SECONDS,
   ) {
     this.#offset = offset;
   }
@@ -46,7 +58,8 @@ export class SpoolTail {
 
   start(): void {
     if (this.#closed || this.#child !== null) return;
-    const child = tailProcess(sshArgv(this.host, ['sh', '-c', TAIL, 'sh', this.path, String(this.#offset + 1)]));
+    const remote = ['sh', '-c', TAIL, 'sh', this.path, String(this.#offset + 1), String(this.sessionSeconds)];
+    const child = tailProcess(sshArgv(this.host, remote));
     this.#child = child;
     let pending: Buffer = Buffer.alloc(0);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -60,11 +73,12 @@ export class SpoolTail {
         this.on.line(text, this.#offset);
       }
     });
-    void child.then(() => {
+    void child.then(({ exitCode }) => {
       if (this.#child !== child) return;
       this.#child = null;
       if (this.#closed) return;
       // A partial line is dropped: it is read again, whole, from the offset past the last line.
+      if (exitCode === ENDED) return this.start();
       this.#failures++;
       const delay = retryDelayMs(this.#failures);
       this.on.down?.(Date.now() + delay);
