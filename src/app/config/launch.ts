@@ -80,15 +80,15 @@ function hookInstall(
 }
 
 /** The argv and extra environment an agent is launched with: its command, the profile's args, the role prompt flag or variable, the hook. */
-export function launchFor(role: Role, spec: AgentSpec, lang: Lang, channel: HookSite | null): Launch {
+export function launchFor(role: Role, spec: AgentSpec, lang: Lang, site: HookSite | null): Launch {
   const { launch, hook } = spec.profile.data;
   const prompt = rolePrompt(role, lang);
   const promptArgs = (launch.role_prompt_args ?? []).map((a) =>
     a.replaceAll('{prompt_toml}', JSON.stringify(prompt)).replaceAll('{prompt}', prompt),
   );
-  const installed = hook && channel ? hookInstall(role, hook, channel, launch.env) : null;
+  const installed = hook && site ? hookInstall(role, hook, site, launch.env) : null;
   const promptEnv = Object.fromEntries(Object.entries(launch.role_prompt_env ?? {}).map(([k, v]) => [k, v.replaceAll('{prompt}', prompt)]));
   const argv = [...spec.argv, ...launch.args, ...promptArgs, ...(installed?.args ?? [])];
-  const hookEnv = installed && channel ? { ...channel.env(role), ...installed.env } : {};
+  const hookEnv = installed && site ? { ...site.env(role), ...installed.env } : {};
   return { argv, env: { ...launch.env, ...promptEnv, ...hookEnv, RELEVO_ROLE: role } };
 }

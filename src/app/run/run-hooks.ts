@@ -2,6 +2,7 @@ import { ROLES } from '../../protocol/index.js';
 import { HookChannel } from '../replies/hook-channel.js';
 import type { HookSite } from '../replies/hook-site.js';
 import { HostSpool } from '../replies/host-spool.js';
+import { orHostError } from './host-backend.js';
 import type { PaneOpener } from './panes.js';
 import type { RunnerOptions } from './run-options.js';
 
@@ -31,7 +32,7 @@ const local = (channel: HookChannel): RunHooks => ({
 const remote = (spool: HostSpool): RunHooks => ({
   channel: spool.channel,
   site: spool,
-  ready: () => spool.flush(),
+  ready: () => orHostError(() => spool.flush()),
   start: () => spool.start(),
   moved: (runDir) => spool.keepIn(runDir),
   close: () => spool.close(),

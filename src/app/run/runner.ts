@@ -64,7 +64,7 @@ export class RelayRunner {
   /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
   #anchor: GitAnchor | null = null;
 
-  /** Opens the hook channel when a profile has a hook (and relevo launches the agent), then the agents' panes. */
+  /** Opens the hooks when a profile has one (relevo launches the agent, or a host relay kept them: run-hooks.ts), then the agents' panes. */
   static async create(options: RunnerOptions): Promise<RelayRunner> {
     const opener = options.panes ?? localPanes;
     const hooks = await openHooks(options, opener);
