@@ -45,31 +45,36 @@ const onHost = (env: Readonly<Record<string, string>>, argv: readonly string[]):
     ...argv,
   ]);
 
+/** Claude Code → Codex on a new test host reaching the fake servers here: the run, its journal lines, the servers, the host. */
+async function hostRelay() {
+  const dir = realpathSync(fx.dir('relevo-host-real-'));
+  const root = join(dir, 'shop');
+  mkdirSync(root);
+  await gitRepo(root);
+  const servers = {
+    planner: await fx.anthropic(handoff('Two steps.', STEP_1), handoff('Next.', STEP_2), done(SUMMARY)),
+    builder: await fx.openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2)),
+  };
+  const port = (url: string) => Number(new URL(url).port);
+  const host = await startTestHost({ forwards: [port(servers.planner.url), port(servers.builder.url)] });
+  // The worktree as the host names it (its home is the user's home there).
+  const worktree = join(homedir(), '.relevo', 'worktrees', 'shop', branchSlug(BRANCH));
+  const claude = fx.home(createClaudeHome({ serverUrl: servers.planner.url, cwd: worktree, bin: claudeBin() }));
+  const codex = fx.home(createCodexHome({ serverUrl: servers.builder.url, cwd: worktree, bin: codexBin() }));
+  // Stopped first (the last added runs first): the agents go with the host before their homes are checked.
+  fx.undo.add(() => host.stop());
+  const agents = {
+    planner: onHost(claude.env, [claude.bin]),
+    builder: onHost(codex.env, [codex.bin, ...codexNoDaemon(codex.bin)]),
+  };
+  const args = ['new', '--headless', '--host', host.destination, '--branch', BRANCH, ...runArgs(GOAL, agents)];
+  const result = await relevo(args, root, { RELEVO_SSH_COMMAND: quote([...host.sshCommand]) });
+  return { result, lines: linesOf(result.stdout), servers, host };
+}
+
 describe('a relay on a host with the real CLIs', () => {
   it('Claude Code → Codex on the host reach done with exact texts, every handoff once, every turn ended by its hook', async () => {
-    const dir = realpathSync(fx.dir('relevo-host-real-'));
-    const root = join(dir, 'shop');
-    mkdirSync(root);
-    await gitRepo(root);
-    const servers = {
-      planner: await fx.anthropic(handoff('Two steps.', STEP_1), handoff('Next.', STEP_2), done(SUMMARY)),
-      builder: await fx.openai(handoff('Done.', REPORT_1), handoff('Done.', REPORT_2)),
-    };
-    const port = (url: string) => Number(new URL(url).port);
-    const host = await startTestHost({ forwards: [port(servers.planner.url), port(servers.builder.url)] });
-    // The worktree as the host names it (its home is the user's home there).
-    const worktree = join(homedir(), '.relevo', 'worktrees', 'shop', branchSlug(BRANCH));
-    const claude = fx.home(createClaudeHome({ serverUrl: servers.planner.url, cwd: worktree, bin: claudeBin() }));
-    const codex = fx.home(createCodexHome({ serverUrl: servers.builder.url, cwd: worktree, bin: codexBin() }));
-    // Stopped first (the last added runs first): the agents go with the host before their homes are checked.
-    fx.undo.add(() => host.stop());
-    const agents = {
-      planner: onHost(claude.env, [claude.bin]),
-      builder: onHost(codex.env, [codex.bin, ...codexNoDaemon(codex.bin)]),
-    };
-    const args = ['new', '--headless', '--host', host.destination, '--branch', BRANCH, ...runArgs(GOAL, agents)];
-    const result = await relevo(args, root, { RELEVO_SSH_COMMAND: quote([...host.sshCommand]) });
-    const lines = linesOf(result.stdout);
+    const { result, lines, servers, host } = await hostRelay();
     expectExactRelay({ result, lines }, servers, PLAYED);
     // Every turn ended on its hook: the spool files on the host, read over ssh.
     expect(turnSources(lines, 'planner')).toEqual(['hook', 'hook', 'hook']);
