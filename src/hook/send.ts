@@ -40,7 +40,8 @@ function send(socketPath: string, line: string): Promise<void> {
 /** On a host: the report as one line appended to the role's spool file (see app/replies/host-spool.ts). */
 function append(file: string, token: string, kind: string, raw: string): void {
   JSON.parse(raw);
-  appendFileSync(file, `${JSON.stringify({ token, kind, b64: Buffer.from(raw, 'utf8').toString('base64') })}\n`);
+  const at = Math.floor(Date.now() / 1000);
+  appendFileSync(file, `${JSON.stringify({ token, kind, at, b64: Buffer.from(raw, 'utf8').toString('base64') })}\n`);
 }
 
 export async function runHook(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {

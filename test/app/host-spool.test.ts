@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/app/config/profiles.js';
 import type { HookDelivery } from '../../src/app/replies/hook-channel.js';
 import { appendCommand } from '../../src/app/replies/hook-site.js';
-import { HOST_HOOKS_FILE, HostSpool } from '../../src/app/replies/host-spool.js';
+import { HOST_HOOKS_FILE, HostSpool, localTimeOf } from '../../src/app/replies/host-spool.js';
 import { SpoolTail } from '../../src/app/replies/spool-tail.js';
 import { openHooks } from '../../src/app/run/run-hooks.js';
 import { closeMaster, type SshHost } from '../../src/pty/backends/ssh.js';
@@ -147,9 +147,12 @@ describe('HostSpool', () => {
     spool.start();
 
     const stop = { hook_event_name: 'Stop', session_id: 's1', last_assistant_message: 'line one\nline "two"' };
+    const before = Date.now();
     await hookWithInput(spool.env('planner'), JSON.stringify(stop));
     await until('the planner’s report', () => got.length === 1, 30_000);
-    expect(got).toEqual([{ role: 'planner', kind: 'claude-stop', payload: stop, at: null }]);
+    expect(got).toEqual([{ role: 'planner', kind: 'claude-stop', payload: stop, at: expect.any(Number) }]);
+    // When the hook ran, by the host's clock made local: never earlier than it was (a report is refused as late only when surely so).
+    expect(got[0]!.at).toBeGreaterThanOrEqual(before);
     // The builder's token does not speak for the planner.
     await hookWithInput({ ...spool.env('planner'), RELEVO_HOOK_TOKEN: spool.channel.tokenFor('builder') }, '{"x":1}');
     await until('the refusal', () => refused.length === 1, 30_000);
@@ -177,6 +180,13 @@ describe('HostSpool', () => {
   }, 120_000);
 });
 
+describe('localTimeOf', () => {
+  it('puts a host time (seconds) at the end of its second, as measured against the local clock when the host was asked', () => {
+    const clock = { hostSeconds: 100, localAfter: 50_000 };
+    expect([99, 100, 103].map((s) => localTimeOf(clock, s))).toEqual([50_000, 51_000, 54_000]);
+  });
+});
+
 describe('hooks of a host relay', () => {
   it('`relevo-tui hook` on the host (Qwen Code, OpenCode) appends to the spool file; openHooks picks the spool up again for found panes', async () => {
     const h = sshHost();
@@ -197,9 +207,11 @@ describe('hooks of a host relay', () => {
     const env = hooks.site.env('builder');
     const payload = { type: 'agent-turn-complete', 'last-assistant-message': 'built' };
     const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    const before = Date.now();
     await host().exec(['env', ...vars, 'relevo-tui', 'hook', 'codex-notify', JSON.stringify(payload)]);
     await until('the builder’s report', () => got.length === 1, 30_000);
-    expect(got).toEqual([{ role: 'builder', kind: 'codex-notify', payload, at: null }]);
+    expect(got).toEqual([{ role: 'builder', kind: 'codex-notify', payload, at: expect.any(Number) }]);
+    expect(got[0]!.at).toBeGreaterThanOrEqual(before);
     await hooks.close();
 
     // The run's panes found again (--resume): the same spool, the same tokens, from the kept offsets.

@@ -154,8 +154,8 @@ export class HookChannel implements HookSite {
   }
 
   /** A report read elsewhere (a host's spool file): taken as the role's message, with the token it came with. */
-  deliver(role: Role, kind: HookKind, token: string, payload: unknown): void {
-    this.#receive(JSON.stringify({ token, role, kind, payload }));
+  deliver(role: Role, kind: HookKind, token: string, payload: unknown, at?: number): void {
+    this.#receive(JSON.stringify({ token, role, kind, payload, at }));
   }
 
   /** A report that could not be read: journaled with its reason like a refused message. */

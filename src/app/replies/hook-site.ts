@@ -29,13 +29,15 @@ export function spoolCommand(spool: string, kind: HookKind, from: 'stdin' | 'arg
 }
 
 /**
- * The same for a hook on a host: one line `{"token":…,"kind":…,"b64":…}` appended to the role's
- * spool file (the JSON base64-encoded, so it is one line whatever it holds), written whole to a
- * part file first and appended in one write; the token is the pane's RELEVO_HOOK_TOKEN.
+ * The same for a hook on a host: one line `{"token":…,"kind":…,"at":…,"b64":…}` appended to the
+ * role's spool file (the JSON base64-encoded, so it is one line whatever it holds; `at` the host's
+ * clock in seconds), written whole to a part file first and appended in one write; the token is
+ * the pane's RELEVO_HOOK_TOKEN.
  */
 export function appendCommand(file: string, kind: HookKind, from: 'stdin' | 'arg' = 'stdin'): string {
   const part = `${quote([file])}.$$.part`;
   const write = from === 'stdin' ? 'cat' : `printf '%s' "$1"`;
-  const line = `printf '{"token":"%s","kind":"${kind}","b64":"' "$RELEVO_HOOK_TOKEN"; ${write} | base64 | tr -d '\\n'; printf '"}\\n'`;
+  const head = `printf '{"token":"%s","kind":"${kind}","at":%s,"b64":"' "$RELEVO_HOOK_TOKEN" "$(date +%s)"`;
+  const line = `${head}; ${write} | base64 | tr -d '\\n'; printf '"}\\n'`;
   return `{ { ${line}; } > ${part} && cat ${part} >> ${quote([file])}; rm -f ${part}; } 2>/dev/null; exit 0`;
 }

@@ -26,7 +26,27 @@ const stateSchema = z.strictObject({
 });
 export type HostHooksState = z.infer<typeof stateSchema>;
 
-const lineSchema = z.strictObject({ token: z.string().max(256), kind: z.enum(HOOK_KINDS), b64: z.string() });
+const lineSchema = z.strictObject({
+  token: z.string().max(256),
+  kind: z.enum(HOOK_KINDS),
+  /** When the hook ran, by the host's clock (seconds). */
+  at: z.number().int().nonnegative().optional(),
+  b64: z.string(),
+});
+
+/** The host's clock read once: its seconds, and the local time (ms) right after the answer came. */
+type HostClock = { readonly hostSeconds: number; readonly localAfter: number };
+
+async function readClock(host: SshHost): Promise<HostClock | null> {
+  const said = Number((await onHost(host, ['date', '+%s'])).trim());
+  return Number.isSafeInteger(said) ? { hostSeconds: said, localAfter: Date.now() } : null;
+}
+
+/**
+ * A host time (seconds) as local time (ms), erring late: never earlier than the moment it names, so
+ * a hook's report is only taken as one from before the turn when it surely is.
+ */
+export const localTimeOf = (clock: HostClock, seconds: number): number => (seconds + 1 - clock.hostSeconds) * 1000 + clock.localAfter;
 
 /** The directory, on the host, of a run's spool files and hook settings (relative to the ssh user's home). */
 export const spoolDirOf = (runId: string): string => `.relevo/spool/${runId}`;
@@ -49,6 +69,7 @@ export class HostSpool implements HookSite {
     readonly dir: string,
     offsets: Readonly<Record<Role, number>>,
     private statePath: string,
+    private readonly clock: HostClock | null,
   ) {
     this.#offsets = { ...offsets };
     this.#save();
@@ -57,8 +78,9 @@ export class HostSpool implements HookSite {
   /** A new run's spool on the host, its state kept in `runDir`. */
   static async open(host: SshHost, runId: string, runDir: string): Promise<HostSpool> {
     const dir = await makeSpoolDir(host, runId);
+    const clock = await readClock(host);
     const channel = await HookChannel.open();
-    return new HostSpool(host, channel, dir, { planner: 0, builder: 0 }, join(runDir, HOST_HOOKS_FILE));
+    return new HostSpool(host, channel, dir, { planner: 0, builder: 0 }, join(runDir, HOST_HOOKS_FILE), clock);
   }
 
   /** The spool of a run picked up again: its secret (the agents' tokens) and offsets as `runDir` kept them; null when it kept none. */
@@ -70,8 +92,9 @@ export class HostSpool implements HookSite {
     } catch {
       return null;
     }
+    const clock = await readClock(host);
     const channel = await HookChannel.open(state.secret);
-    return new HostSpool(host, channel, state.dir, state.offsets, statePath);
+    return new HostSpool(host, channel, state.dir, state.offsets, statePath, clock);
   }
 
   /** The role's spool file on the host. */
@@ -136,7 +159,8 @@ export class HostSpool implements HookSite {
     } catch {
       return 'not JSON';
     }
-    this.channel.deliver(role, line.kind, line.token, payload);
+    const at = line.at !== undefined && this.clock !== null ? localTimeOf(this.clock, line.at) : undefined;
+    this.channel.deliver(role, line.kind, line.token, payload, at);
     return null;
   }
 
