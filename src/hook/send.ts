@@ -2,8 +2,10 @@
  * `relevo-tui hook KIND [ARG]`: run by an agent's own end-of-turn hook (Claude Code's Stop hook
  * reads its JSON on stdin; Codex's notify program gets it as the last argument). Sends it to the
  * relevo-tui that launched the agent, over the Unix socket and with the token found in the
- * environment. It never fails the agent: any problem exits 0 quietly.
+ * environment (for agents on a host, appended to the spool file RELEVO_HOOK_FILE names). It never
+ * fails the agent: any problem exits 0 quietly.
  */
+import { appendFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -35,8 +37,24 @@ function send(socketPath: string, line: string): Promise<void> {
   });
 }
 
+/** On a host: the report as one line appended to the role's spool file (see app/replies/host-spool.ts). */
+function append(file: string, token: string, kind: string, raw: string): void {
+  JSON.parse(raw);
+  const at = Math.floor(Date.now() / 1000);
+  appendFileSync(file, `${JSON.stringify({ token, kind, at, b64: Buffer.from(raw, 'utf8').toString('base64') })}\n`);
+}
+
 export async function runHook(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [kind, arg] = args;
+  const file = env.RELEVO_HOOK_FILE;
+  if (kind && file && env.RELEVO_HOOK_TOKEN) {
+    try {
+      append(file, env.RELEVO_HOOK_TOKEN, kind, arg ?? (await readStdin()));
+    } catch {
+      // Not JSON, or the spool is gone: the agent must not notice.
+    }
+    return 0;
+  }
   const socketPath = env.RELEVO_HOOK_SOCKET;
   const token = env.RELEVO_HOOK_TOKEN;
   const role = env.RELEVO_ROLE;

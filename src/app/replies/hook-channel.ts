@@ -1,11 +1,23 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, type FSWatcher, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, watch } from 'node:fs';
+import {
+  chmodSync,
+  type FSWatcher,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HookKind, hookMessageSchema, ROLES, type Role } from '../../protocol/index.js';
 import { jsonLines } from '../../protocol/json-lines.js';
 import { Emitter } from '../../pty/emitter.js';
+import { type HookSite, spoolCommand } from './hook-site.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -22,7 +34,8 @@ const SPOOLED = /^\d+\.([a-z-]+)\.json$/;
  * no Node start (see launch.ts), one spool directory per role that the hook's shell writes the
  * report into. A message with the wrong token or shape is refused and reported, never acted on.
  */
-export class HookChannel {
+export class HookChannel implements HookSite {
+  readonly onHost = false;
   readonly #onMessage = new Emitter<HookDelivery>();
   readonly #onRejected = new Emitter<string>();
   readonly onMessage = this.#onMessage.event;
@@ -33,7 +46,8 @@ export class HookChannel {
   private constructor(
     readonly dir: string,
     readonly socketPath: string,
-    private readonly secret: string,
+    /** The run's secret the roles' tokens derive from (kept by a host relay for --resume). */
+    readonly secret: string,
     private readonly server: Server,
   ) {
     server.on('connection', (socket) => this.#accept(socket));
@@ -56,7 +70,18 @@ export class HookChannel {
     return join(this.dir, `${role}.spool`);
   }
 
-  static async open(): Promise<HookChannel> {
+  /** Writes a private file in the channel's directory; returns its path. */
+  file(name: string, content: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, content, { mode: 0o600 });
+    return path;
+  }
+
+  store(role: Role, kind: HookKind, from: 'stdin' | 'arg'): string {
+    return spoolCommand(this.spoolFor(role), kind, from);
+  }
+
+  static async open(secret = randomBytes(32).toString('hex')): Promise<HookChannel> {
     const dir = mkdtempSync(join(tmpdir(), 'relevo-'));
     chmodSync(dir, 0o700);
     const socketPath = join(dir, 'hook.sock');
@@ -65,7 +90,7 @@ export class HookChannel {
       server.once('error', reject);
       server.listen(socketPath, () => resolve());
     });
-    return new HookChannel(dir, socketPath, randomBytes(32).toString('hex'), server);
+    return new HookChannel(dir, socketPath, secret, server);
   }
 
   /** The token of one role: a hook can only speak for the agent whose pane holds it. */
@@ -126,6 +151,16 @@ export class HookChannel {
       return;
     }
     this.#receive(JSON.stringify({ token: this.tokenFor(role), role, kind, payload, at }));
+  }
+
+  /** A report read elsewhere (a host's spool file): taken as the role's message, with the token it came with. */
+  deliver(role: Role, kind: HookKind, token: string, payload: unknown, at?: number): void {
+    this.#receive(JSON.stringify({ token, role, kind, payload, at }));
+  }
+
+  /** A report that could not be read: journaled with its reason like a refused message. */
+  reject(reason: string): void {
+    this.#onRejected.fire(reason);
   }
 
   #receive(text: string): void {

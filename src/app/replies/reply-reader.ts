@@ -17,6 +17,8 @@ export type ReplySource = {
   readonly slot: HookSlot;
   /** The hook channel is open (relevo launched the agent with its hook). */
   readonly hooked: boolean;
+  /** false: the agent's transcript is on another machine (a host relay); its reply is the hook's, else the screen's. */
+  readonly transcripts?: boolean;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly stopping: () => boolean;
@@ -36,7 +38,7 @@ export async function readReply(from: ReplySource, screen: TurnEnd): Promise<Tur
   const report = slot.report;
   slot.report = null;
   if (report?.text != null) return { reply: report.text, source: 'hook', interrupted: false, lossy: false };
-  if (transcript !== undefined) {
+  if (transcript !== undefined && from.transcripts !== false) {
     const cwd = agent.pane.cwd ?? from.cwd;
     const query = { env: from.env, cwd, since: slot.since, path: report?.transcriptPath ?? null };
     const deadline = Date.now() + transcript.wait_ms;

@@ -65,6 +65,7 @@ export async function hostBackend(
     found === null
       ? {
           attached: false,
+          host,
           open: (r) =>
             orHostError(async () => {
               const launch = (q: PaneRequest) => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
@@ -74,6 +75,7 @@ export async function hostBackend(
         }
       : {
           attached: true,
+          host,
           open: (r) =>
             orHostError(async () => ({ planner: await mirror(found.planner, r.planner), builder: await mirror(found.builder, r.builder) })),
         };

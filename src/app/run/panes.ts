@@ -1,4 +1,5 @@
 import type { Role } from '../../protocol/index.js';
+import type { SshHost } from '../../pty/backends/ssh.js';
 import { LocalPane, type Pane } from '../../pty/pane.js';
 import { PtyUnavailable } from '../../pty/pty-driver.js';
 import { ConfigError } from '../faults/errors.js';
@@ -21,6 +22,8 @@ export type PaneRequest = {
  */
 export type PaneOpener = {
   readonly attached: boolean;
+  /** The host the agents run on (a host relay): their hooks report through a spool file there. */
+  readonly host?: SshHost;
   open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
   /** Starts one role's agent again in a new pane of relevo's own (absent: relevo cannot start it again). */
   reopen?(role: Role, request: PaneRequest): Promise<Pane>;

@@ -2,7 +2,7 @@ import type { RelayConfig, RelayEvent, RelayState, Role } from '../../protocol/i
 import type { AgentPane } from '../../pty/agent.js';
 import type { Event } from '../../pty/emitter.js';
 import { launchFor } from '../config/launch.js';
-import type { HookChannel } from '../replies/hook-channel.js';
+import type { HookSite } from '../replies/hook-site.js';
 import { CheckpointStore } from '../store/checkpoints.js';
 import { roundMemory } from '../store/memory.js';
 import { StateWrites } from '../store/state-writes.js';
@@ -45,9 +45,9 @@ export function runFiles(options: RunnerOptions, hooks: RunHooks): RunFiles {
 }
 
 /** What the role's agent is started with: its launch (flags, hook, role prompt), its environment (the profile's unset_env left out), its terminal. */
-export function paneRequest(role: Role, options: RunnerOptions, channel: HookChannel | null): PaneRequest {
+export function paneRequest(role: Role, options: RunnerOptions, hooks: HookSite | null): PaneRequest {
   const spec = options.agents[role];
-  const launch = launchFor(role, spec, options.lang, channel);
+  const launch = launchFor(role, spec, options.lang, hooks);
   const env: Record<string, string> = {};
   const unset = new Set(spec.profile.data.launch.unset_env);
   for (const [k, v] of Object.entries(options.env)) if (v !== undefined && !unset.has(k)) env[k] = v;

@@ -15,7 +15,6 @@ import type { Pane } from '../../pty/pane.js';
 import type { AgentSpec } from '../config/launch.js';
 import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
-import { HookChannel } from '../replies/hook-channel.js';
 import { type HookSlot, newSlot, readReply } from '../replies/reply-reader.js';
 import type { CheckpointStore } from '../store/checkpoints.js';
 import { gitAnchor } from '../store/git.js';
@@ -29,6 +28,7 @@ import { MemoryWrites } from './memory-writes.js';
 import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
 import { paneRequest, type RunFiles, runFiles, whenSettled } from './run-files.js';
+import { openHooks, type RunHooks } from './run-hooks.js';
 import type { RunnerOptions } from './run-options.js';
 import { journalRunStart } from './run-start.js';
 
@@ -64,33 +64,36 @@ export class RelayRunner {
   /** The workspace's git anchor, taken right before each turn's handoff is checkpointed. */
   #anchor: GitAnchor | null = null;
 
-  /** Opens the hook channel when a profile has a hook (and relevo launches the agent), then the agents' panes. */
+  /** Opens the hooks when a profile has one (relevo launches the agent, or a host relay kept them: run-hooks.ts), then the agents' panes. */
   static async create(options: RunnerOptions): Promise<RelayRunner> {
     const opener = options.panes ?? localPanes;
-    const needsHook = !opener.attached && ROLES.some((role) => options.agents[role].profile.data.hook !== undefined);
-    const channel = needsHook ? await HookChannel.open() : null;
+    const hooks = await openHooks(options, opener);
+    const site = hooks?.site ?? null;
     let panes: Record<Role, Pane>;
-    const requests = { planner: paneRequest('planner', options, channel), builder: paneRequest('builder', options, channel) };
+    const requests = { planner: paneRequest('planner', options, site), builder: paneRequest('builder', options, site) };
     try {
+      await hooks?.ready();
       panes = await opener.open(requests);
     } catch (error) {
-      await channel?.close();
+      await hooks?.close();
       throw error;
     }
     try {
-      return new RelayRunner(options, channel, panes, opener, requests);
+      const runner = new RelayRunner(options, hooks, panes, opener, requests);
+      hooks?.start();
+      return runner;
     } catch (error) {
       // The run could not be journaled: the agents just started are stopped again.
       await Promise.all(ROLES.map((role) => panes[role].kill()));
       for (const role of ROLES) panes[role].dispose();
-      await channel?.close();
+      await hooks?.close();
       throw error;
     }
   }
 
   private constructor(
     options: RunnerOptions,
-    private readonly channel: HookChannel | null,
+    private readonly hooks: RunHooks | null,
     panes: Record<Role, Pane>,
     private readonly opener: PaneOpener,
     private readonly requests: Readonly<Record<Role, PaneRequest>>,
@@ -104,7 +107,7 @@ export class RelayRunner {
     this.#run = this.#runFiles(options);
     this.#loop = this.#relayLoop();
     this.#state = options.restored ?? initialState(this.config);
-    journalRunStart(options, panes, channel?.socketPath ?? null);
+    journalRunStart(options, panes, hooks?.channel.socketPath ?? null);
     this.#watch = new AgentWatch({
       dispatch: (event) => this.dispatch(event),
       turnBegan: (role, sent) => Object.assign(this.#hooks[role], { report: null, since: Date.now(), sent }),
@@ -114,9 +117,9 @@ export class RelayRunner {
     });
     for (const role of ROLES) this.#watch.watch(role, this.agents[role]);
     this.#limits = new LimitClock(this.#state, this.onChange, (event) => this.dispatch(event));
-    if (channel !== null) {
+    if (hooks !== null) {
       const reported = (role: Role) => this.#early.reported(role, this.#options.cwd);
-      listenForReports(channel, { hooks: this.#hooks, agents: this.#agents, reported, journal: options.journal, fault: this.fault });
+      listenForReports(hooks.channel, { hooks: this.#hooks, agents: this.#agents, reported, journal: options.journal, fault: this.fault });
     }
   }
 
@@ -149,7 +152,8 @@ export class RelayRunner {
     if (this.#state.phase !== 'done') throw new Error(`the run is ${this.#state.phase}, not done`);
     const { restored: _, ...rest } = this.#options;
     const options = { ...rest, ...next };
-    journalRunStart(options, panes, this.channel?.socketPath ?? null, this.#options.runId);
+    journalRunStart(options, panes, this.hooks?.channel.socketPath ?? null, this.#options.runId);
+    this.hooks?.moved(options.runDir);
     this.#options = options;
     this.#run = this.#runFiles(options);
     // The agents keep their conversations: they know their roles already. One that exited is still to be started again.
@@ -190,7 +194,8 @@ export class RelayRunner {
     const reading = {
       agent: this.agents[role],
       slot: this.#hooks[role],
-      hooked: this.channel !== null,
+      hooked: this.hooks !== null,
+      transcripts: this.opener.host === undefined,
       env,
       cwd,
       stopping: () => this.#stopping,
@@ -287,6 +292,6 @@ export class RelayRunner {
     this.#onChange.dispose();
     this.#onAgentRestarted.dispose();
     await this.#memory.close();
-    await this.channel?.close();
+    await this.hooks?.close();
   }
 }
