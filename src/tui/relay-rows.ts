@@ -51,6 +51,7 @@ export function liveRow(view: RelayView, git: GitFigures | undefined): RelayRow 
     ...figures,
     changedAt: view.changedAt(),
     live: true,
+    host: view.relay?.host ?? null,
     unreachable: view.unreachable(),
   };
 }
@@ -87,6 +88,7 @@ export function diskRow(run: RelayRun, git: GitFigures | undefined): RelayRow {
     ...figures,
     changedAt,
     live: false,
+    host: s.host ?? null,
     // Another relevo runs it and its journal says the host is out of reach: when the next look is due is that relevo's to know.
     unreachable: s.state === 'running' && s.unreachable !== undefined ? { host: s.unreachable, retryAt: null } : null,
   };

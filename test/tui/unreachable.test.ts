@@ -49,6 +49,28 @@ describe('a host out of reach, shown', () => {
     expect(text.find((t) => t.includes('relevo/add-pagination'))).toContain('unreachable: relevo-test-host — retrying in 10 s');
   });
 
+  it('names the host of a relay on another machine in a column of its own, shown only when one is', () => {
+    const remote = relayRow('relevo/fix-login', { host: 'me@buildbox' });
+    const local = relayRow('relevo/add-pagination');
+    const text = (rows: (typeof local)[]) =>
+      dashboardLines({ rows, state: initialDashboard, now: NOW }, 160, 12).map((l) => l.spans.map((s) => s.text).join(''));
+    const both = text([remote, local]);
+    expect(both.find((t) => t.includes('state'))).toMatch(/relay +host +state/);
+    expect(both.find((t) => t.includes('relevo/fix-login'))).toMatch(/relevo\/fix-login +me@buildbox +working/);
+    expect(both.find((t) => t.includes('relevo/add-pagination'))).toMatch(/relevo\/add-pagination +working/);
+    expect(text([local]).find((t) => t.includes('state'))).not.toContain('host');
+    const ts = new Date(NOW).toISOString();
+    const worktree = {
+      branch: 'relevo/fix-login',
+      path: '/home/me/.relevo/worktrees/app/fix-login',
+      base: 'main',
+      port: 41000,
+      host: 'me@buildbox',
+    };
+    const started = { seq: 1, ts, type: 'run_started', worktree } as unknown as JournalLine;
+    expect(summarizeRun('r1', [started], true).host).toBe('me@buildbox');
+  });
+
   it('is read from another relevo’s journal while its run goes on: out of reach until a `reachable` line', () => {
     const ts = new Date(NOW).toISOString();
     const at = (seq: number, entry: JournalEntry) => ({ seq, ts, ...entry }) as JournalLine;

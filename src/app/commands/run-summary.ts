@@ -31,6 +31,8 @@ export type RunSummary = {
   readonly follows?: string;
   /** The relay it is (its branch), when it runs in a worktree of its own (`relevo-tui new`). */
   readonly relay?: string;
+  /** Its agents' host (an ssh destination), for a relay on another machine. */
+  readonly host?: string;
   /** The host its journal last said was out of reach (no `reachable` since). */
   readonly unreachable?: string;
 };
@@ -79,6 +81,7 @@ export function summarizeRun(id: string, lines: readonly JournalLine[], live: bo
     max_rounds: maxRounds,
     ...(started?.follows !== undefined ? { follows: started.follows } : {}),
     ...(started?.worktree !== undefined ? { relay: started.worktree.branch } : {}),
+    ...(started?.worktree?.host !== undefined ? { host: started.worktree.host } : {}),
     ...(rebuilt !== undefined ? { rebuilt } : {}),
   };
   if (lines.some((l) => l.type === 'done')) return { ...base, state: 'done' };

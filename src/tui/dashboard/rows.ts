@@ -37,6 +37,8 @@ export type RelayRow = {
   readonly changedAt: number;
   /** Run by this relevo now (else only on disk, resumable). */
   readonly live: boolean;
+  /** Its agents' host (an ssh destination) for a relay on another machine, else absent or null. */
+  readonly host?: string | null;
   /** Its agents' host while it cannot be reached (the row stays, saying so); absent or null while it answers. */
   readonly unreachable?: HostOutOfReach | null;
 };

@@ -30,7 +30,7 @@ const FOOTER_FORMS = [FOOTER_KEYS, FOOTER_KEYS.replaceAll(' · ', '  '), FOOTER_
 const EMPTY_TEXT = 'no relays yet — c starts one';
 const LABELS: Readonly<Record<RowGroup, string>> = { 'needs-you': 'needs you', working: 'working', rest: 'idle · finished' };
 
-type ColumnId = 'name' | 'state' | 'round' | 'turn' | 'diff' | 'git' | 'age' | 'handoff';
+type ColumnId = 'name' | 'host' | 'state' | 'round' | 'turn' | 'diff' | 'git' | 'age' | 'handoff';
 type Column = {
   readonly id: ColumnId;
   readonly header: string;
@@ -46,6 +46,8 @@ const firstLine = (text: string | null) => (text ?? '').split(/\r?\n/)[0]!.repla
 /** Every column, left to right; the handoff takes what the others leave. */
 const COLUMNS: readonly Column[] = [
   { id: 'name', header: 'relay', gap: 0, cell: (row) => row.name },
+  // Where a relay's agents run: shown only when some relay is on another machine.
+  { id: 'host', header: 'host', gap: 2, cell: (row) => row.host ?? '' },
   { id: 'state', header: 'state', gap: 2, cell: stateText },
   { id: 'round', header: 'round', gap: 2, right: true, cell: (row) => `${row.round}/${row.maxRounds}` },
   { id: 'turn', header: '', gap: 1, cell: (row) => (row.turn === null ? '' : `→ ${row.turn}`) },
@@ -55,9 +57,10 @@ const COLUMNS: readonly Column[] = [
   { id: 'handoff', header: 'last handoff', gap: 2, cell: (row) => firstLine(row.lastHandoff) },
 ];
 /** Dropped one by one, in this order, while the row is wider than the terminal. */
-const DROP_ORDER: readonly ColumnId[] = ['handoff', 'diff', 'git', 'turn', 'age', 'round'];
+const DROP_ORDER: readonly ColumnId[] = ['handoff', 'diff', 'git', 'turn', 'age', 'host', 'round'];
 const MARKER = 2;
 const NAME_MAX = 32;
+const HOST_MAX = 20;
 const STATE_MAX = 24;
 const UNREACHABLE_MAX = 56;
 const HANDOFF_MIN = 12;
@@ -74,7 +77,15 @@ const narrow = (laid: readonly Laid[]) => laid.map((c) => ({ ...c, gap: Math.min
 function layColumns(rows: readonly RelayRow[], now: number, cols: number): Laid[] {
   // A host out of reach keeps its count-down whole in the state column.
   const cap = (column: Column, row: RelayRow) =>
-    column.id === 'name' ? NAME_MAX : column.id === 'state' ? (row.unreachable ? UNREACHABLE_MAX : STATE_MAX) : Infinity;
+    column.id === 'name'
+      ? NAME_MAX
+      : column.id === 'host'
+        ? HOST_MAX
+        : column.id === 'state'
+          ? row.unreachable
+            ? UNREACHABLE_MAX
+            : STATE_MAX
+          : Infinity;
   const natural = (column: Column) => {
     const widths = rows.map((row) => Math.min(cap(column, row), columns(column.cell(row, now))));
     if (Math.max(0, ...widths) === 0) return 0;
