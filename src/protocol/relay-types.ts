@@ -147,7 +147,8 @@ export type RelayEvent =
     }
   /** The limit's reset time came: a relay paused `rate_limited` goes on (any other pause stays). */
   | { readonly type: 'limit-reset' }
-  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
+  /** `reason`: why, when more is known than the code (`the tmux server on box is gone (…)`): the pause's detail. */
+  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number; readonly reason?: string }
   /** An agent that exited runs again (same command and launch flags); `pid` when relevo owns its terminal. */
   | { readonly type: 'agent-restarted'; readonly role: Role; readonly pid?: number }
   /** The person (or a signal to relevo, named in `detail`) stops the relay. */
