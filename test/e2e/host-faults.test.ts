@@ -128,10 +128,15 @@ describe('faults of a relay on a host', () => {
     const again = run!.lines.find((l) => l.type === 'run_resumed');
     if (again?.type !== 'run_resumed') throw new Error('no run_resumed');
     expect(again.planner.pane).toMatch(new RegExp(`^tmux %\\d+ on ${host().destination}$`));
-    expect(again.planner.pane).not.toBe(started.planner.pane);
     expectDoneExactlyOnce(run!);
-    const cwd = (await host().exec(['tmux', '-L', started.tmux_socket!, 'list-panes', '-a', '-F', '#{pane_current_path}'])).split('\n');
-    expect(cwd).toEqual([run!.relay.path, run!.relay.path]);
+    // Each in a new session of the run's on the host's new server, in the relay's worktree.
+    const format = '#{session_name} #{pane_current_path}';
+    const panes = (await host().exec(['tmux', '-L', started.tmux_socket!, 'list-panes', '-a', '-F', format])).split('\n');
+    const path = run!.relay.path;
+    expect(panes.map((p) => p.replace(/-[0-9a-f]{4} /, ' ')).sort()).toEqual([
+      `relevo-${run!.id}-builder ${path}`,
+      `relevo-${run!.id}-planner ${path}`,
+    ]);
     // What relevo put in the worktree for the agents to read is no change of theirs.
     expect(await host().exec(['git', '-C', run!.relay.path, 'status', '--porcelain'])).toBe('');
     // The new agents were typed what was pending, once, and nothing acknowledged before the reboot.

@@ -69,7 +69,7 @@ export async function restartAgent(ctx: RestartContext, role: Role): Promise<Res
     // An agent the lock does not name could not be found after a crash: the relay pauses with why.
     ctx.fault(error);
   }
-  ctx.dispatch({ type: 'agent-restarted', role, ...(pid !== undefined ? { pid } : {}) });
+  ctx.dispatch({ type: 'agent-restarted', role, ...(pid !== undefined ? { pid } : { pane: pane.where }) });
   return { ok: true, ...(pid !== undefined ? { pid } : {}) };
 }
 

@@ -5,7 +5,7 @@ import { ROLES, type Role } from '../../protocol/index.js';
 import { MirrorPane } from '../../pty/backends/mirror.js';
 import { checkHost, onHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
 import { hostTmuxSocket, launchOnHost, TmuxError, type TmuxLaunch, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
-import { tmuxStarting } from '../../pty/backends/tmux-control.js';
+import { tmux, tmuxStarting } from '../../pty/backends/tmux-control.js';
 import type { Pane } from '../../pty/pane.js';
 import { splitCommand } from '../config/command.js';
 import type { AgentSpec } from '../config/launch.js';
@@ -93,12 +93,19 @@ export async function hostBackend(
   const mirror = (pane: string, request: PaneRequest) => MirrorPane.attach(new TmuxSource(server, pane), request.osc);
   const reopen = (role: Role, r: PaneRequest) =>
     orHostError(async () => mirror(await launchOne(server, `${name()}-${role}-${randomBytes(2).toString('hex')}`, launchOf(r)), r));
-  /** The pane found again, or null when it (or its server) is gone; ssh's failure goes on. */
-  const refind = (pane: string, r: PaneRequest) =>
-    mirror(pane, r).catch((error: unknown) => {
+  /**
+   * The pane found again, or null when it (or its server) is gone; ssh's failure goes on. A server
+   * started anew numbers its panes from %0 again: a pane of another session is not this run's.
+   */
+  const refind = async (pane: string, r: PaneRequest) => {
+    try {
+      const session = (await tmux(server, ['display-message', '-p', '-t', pane, '#{session_name}'])).trim();
+      return session === name() || session.startsWith(`${name()}-`) ? await mirror(pane, r) : null;
+    } catch (error) {
       if (error instanceof TmuxError) return null;
       throw error;
-    });
+    }
+  };
   // Where the agents run (the relay's worktree there), as the last request to start one said.
   let cwd: string | null = null;
   const publish = async (path: string, text: string) => {

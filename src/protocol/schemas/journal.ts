@@ -275,8 +275,11 @@ export const journalEntrySchema = lazySchema(() =>
       exit_code: z.number().int(),
       signal: z.number().int().optional(),
     }),
-    /** An agent that exited was started again (same command and launch flags), its pid when relevo owns its terminal. */
-    z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional() }),
+    /**
+     * An agent that exited was started again (same command and launch flags): its pid when relevo owns
+     * its terminal, else the pane it runs in now (`--resume` finds it there).
+     */
+    z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional(), pane: z.string().optional() }),
   ]),
 );
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
