@@ -20,6 +20,11 @@ const host = testHostPerFile();
 const GOAL = 'Add pagination';
 const HEADER = /^\[relevo ronda (\d+) · de (planner|builder)\]$/m;
 const ROLES: Role[] = ['planner', 'builder'];
+/**
+ * Where relevo SIGKILLs itself (`RELEVO_FAILPOINT`) while the agents go on on the host: a turn's end
+ * seen, a handoff checkpointed, offered, pasted and not sent, Enter pressed, acknowledged, journaled.
+ */
+const KILLED_AT = ['turn-end:2', 'checkpoint:1', 'offer:2', 'pasted:2', 'entered:2', 'ack:2', 'delivered:3'];
 
 /** A repository to start relays in, the files the host's simulated agents record what they are typed into, and the ssh command. */
 async function setup() {
@@ -66,34 +71,42 @@ function expectEachHeaderOnce(headers: (role: Role) => string[]) {
 }
 
 describe('faults of a relay on a host', () => {
-  it('local relevo SIGKILLed mid-round, the agents live on on the host: --resume finds them, done, every handoff once', async () => {
-    const s = await setup();
-    const killed = await relevo(s.args, s.root, { ...s.env, RELEVO_FAILPOINT: 'pasted:2' });
-    expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    const [before] = relayRuns(s.root);
-    expect(before!.lines.some((l) => l.type === 'done')).toBe(false);
-    const started = before!.lines.find((l) => l.type === 'run_started');
-    if (started?.type !== 'run_started') throw new Error('no run_started');
-    // The agents lived on: their panes are still on the host's tmux server.
-    const socket = started.tmux_socket!;
-    const panes = ROLES.map((role) => /^tmux (%\d+) on /.exec(started[role].pane ?? '')?.[1]);
-    const listed = await host().exec(['tmux', '-L', socket, 'list-panes', '-a', '-F', '#{pane_id}']);
-    for (const pane of panes) expect(listed.split('\n')).toContain(pane);
+  it.each(KILLED_AT)(
+    'local relevo SIGKILLed at %s, the agents live on on the host: --resume finds them, done, every handoff once',
+    async (point) => {
+      const s = await setup();
+      const killed = await relevo(s.args, s.root, { ...s.env, RELEVO_FAILPOINT: point });
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      const [before] = relayRuns(s.root);
+      expect(before!.lines.some((l) => l.type === 'done')).toBe(false);
+      const started = before!.lines.find((l) => l.type === 'run_started');
+      if (started?.type !== 'run_started') throw new Error('no run_started');
+      // The agents lived on: their panes are still on the host's tmux server.
+      const socket = started.tmux_socket!;
+      const panes = ROLES.map((role) => /^tmux (%\d+) on /.exec(started[role].pane ?? '')?.[1]);
+      const listed = await host().exec(['tmux', '-L', socket, 'list-panes', '-a', '-F', '#{pane_id}']);
+      for (const pane of panes) expect(listed.split('\n')).toContain(pane);
 
-    const resumed = await relevo(['--headless', '--resume'], s.root, s.env);
-    expect({ exit: resumed.exitCode, stderr: resumed.stderr }).toEqual({ exit: 0, stderr: '' });
-    const [run, ...others] = relayRuns(s.root);
-    expect(others).toEqual([]);
-    expect(run!.lines.filter((l) => l.type === 'run_resumed')).toHaveLength(1);
-    // Found again, not launched anew: the resumed run names the same panes.
-    const again = run!.lines.find((l) => l.type === 'run_resumed');
-    if (again?.type !== 'run_resumed') throw new Error('no run_resumed');
-    expect([again.planner.pane, again.builder.pane]).toEqual([started.planner.pane, started.builder.pane]);
-    expectDoneExactlyOnce(run!);
-    // The same two agents the whole run: each handoff typed once, none lost, none twice.
-    expectEachHeaderOnce(s.headers);
-    s.done();
-  }, 180_000);
+      const resumed = await relevo(['--headless', '--resume'], s.root, s.env);
+      expect({ exit: resumed.exitCode, stderr: resumed.stderr }).toEqual({ exit: 0, stderr: '' });
+      const [run, ...others] = relayRuns(s.root);
+      expect(others).toEqual([]);
+      expect(run!.lines.filter((l) => l.type === 'run_resumed')).toHaveLength(1);
+      // Found again, not launched anew: the resumed run names the same panes.
+      const again = run!.lines.find((l) => l.type === 'run_resumed');
+      if (again?.type !== 'run_resumed') throw new Error('no run_resumed');
+      expect([again.planner.pane, again.builder.pane]).toEqual([started.planner.pane, started.builder.pane]);
+      expectDoneExactlyOnce(run!);
+      // The same two agents the whole run: each handoff typed once, none lost, none twice.
+      expectEachHeaderOnce(s.headers);
+      s.done();
+    },
+    180_000,
+  );
+
+  // Not yet: the agent that lived on took the handoff (submit confirmed) but the ack was never written;
+  // --resume offers it again and types it a second time once the agent is idle.
+  it.todo('local relevo SIGKILLed at confirmed:3 (submitted, not acknowledged): the handoff is not typed again');
 
   it("the host's tmux server killed mid-run (a reboot): paused agent_exited saying so, --resume starts the agents again there, done, every handoff once", async () => {
     const s = await setup();
