@@ -1,10 +1,19 @@
 /** `--host`: the agents in tmux on another machine, reached through ssh and one shared master connection. */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ROLES, type Role } from '../../protocol/index.js';
 import { MirrorPane } from '../../pty/backends/mirror.js';
 import { checkHost, onHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
-import { hostTmuxSocket, launchOnHost, TmuxError, type TmuxLaunch, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import {
+  hostTmuxSocket,
+  isServerGone,
+  launchOnHost,
+  TmuxError,
+  type TmuxLaunch,
+  type TmuxServer,
+  TmuxSource,
+} from '../../pty/backends/tmux.js';
 import { tmux, tmuxStarting } from '../../pty/backends/tmux-control.js';
 import type { Pane } from '../../pty/pane.js';
 import { splitCommand } from '../config/command.js';
@@ -53,7 +62,15 @@ async function launchOne(server: TmuxServer, name: string, l: TmuxLaunch): Promi
   const size = ['-x', String(l.cols), '-y', String(l.rows)];
   const words = l.argv.map((a) => a.replace(/;$/, '\\;'));
   const args = ['new-session', '-d', '-s', name, ...size, '-P', '-F', '#{pane_id}', '-c', l.cwd, ...env, '--', ...words];
-  return (await tmuxStarting(server, args)).trim();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await tmuxStarting(server, args)).trim();
+    } catch (error) {
+      // A server still ending (killed a moment ago) takes no new session: a new server starts once it is gone.
+      if (!(error instanceof TmuxError) || !isServerGone(error.message) || attempt >= 5) throw error;
+      await sleep(500 * attempt);
+    }
+  }
 }
 
 /** The first directory of a relative path (`.relevo` of `.relevo/runs/…`), else ''. */
