@@ -228,7 +228,10 @@ export function step(config: RelayConfig, state: RelayState, event: RelayEvent):
       const gone: RelayState = { ...state, exited: { ...state.exited, [event.role]: true } };
       // Before the goal there is no relay to pause: the goal given next waits for the agent (see onStart).
       if (state.phase === 'ready') return { state: gone, effects: [exited] };
-      const p = pause({ ...gone, delivering: false }, 'agent_exited', { role: event.role });
+      const p = pause({ ...gone, delivering: false }, 'agent_exited', {
+        role: event.role,
+        ...(event.reason ? { detail: event.reason } : {}),
+      });
       return { state: p.state, effects: [exited, ...p.effects] };
     }
     case 'agent-restarted':

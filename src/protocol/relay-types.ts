@@ -147,9 +147,11 @@ export type RelayEvent =
     }
   /** The limit's reset time came: a relay paused `rate_limited` goes on (any other pause stays). */
   | { readonly type: 'limit-reset' }
-  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number }
+  /** `reason`: why, when more is known than the code (`the tmux server on box is gone (…)`): the pause's detail. */
+  | { readonly type: 'agent-exited'; readonly role: Role; readonly exitCode: number; readonly signal?: number; readonly reason?: string }
   /** An agent that exited runs again (same command and launch flags); `pid` when relevo owns its terminal. */
-  | { readonly type: 'agent-restarted'; readonly role: Role; readonly pid?: number }
+  /** `pane`: where it runs now when relevo does not own its terminal (`tmux %7 on box`). */
+  | { readonly type: 'agent-restarted'; readonly role: Role; readonly pid?: number; readonly pane?: string }
   /** The person (or a signal to relevo, named in `detail`) stops the relay. */
   | { readonly type: 'pause'; readonly detail?: string }
   /** relevo ends (the person quit, or a signal named in `detail`): a run under way pauses; one with no goal yet is journaled as such. */

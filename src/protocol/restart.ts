@@ -55,7 +55,8 @@ export function afterRestart(
   rules: RestartRules,
 ): Step {
   const { role } = e;
-  const restarted = { type: 'journal', entry: { type: 'agent_restarted', role, ...(e.pid !== undefined ? { pid: e.pid } : {}) } } as const;
+  const where = { ...(e.pid !== undefined ? { pid: e.pid } : {}), ...(e.pane !== undefined ? { pane: e.pane } : {}) };
+  const restarted = { type: 'journal', entry: { type: 'agent_restarted', role, ...where } } as const;
   if (state.phase === 'done') return { state, effects: [restarted] };
   const running: RelayState = { ...state, exited: { ...state.exited, [role]: false } };
   // Before the goal: it runs again, and the goal given next goes to it as to any agent.

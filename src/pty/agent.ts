@@ -153,8 +153,8 @@ export class AgentPane implements DeliveryTarget {
   }
 
   /** Types `text` into the agent and submits it (see deliver.ts); the turn it starts is then watched. */
-  deliver(text: string, readyTimeoutMs: number, onStage?: (stage: DeliveryStage) => void): Promise<DeliveryResult> {
-    return deliver(this, text, readyTimeoutMs, onStage);
+  deliver(text: string, readyTimeoutMs: number, onStage?: (stage: DeliveryStage) => void, again = false): Promise<DeliveryResult> {
+    return deliver(this, text, readyTimeoutMs, onStage, again);
   }
 
   /** Called by delivery right before typing: the turn's output starts at the agent's chrome. */

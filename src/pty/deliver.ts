@@ -84,7 +84,7 @@ function readyQuietMs(agent: DeliveryTarget): number {
  * timeout, until the person sends it (its turn is then waited for) or clears it; the relay pausing
  * or the agent exiting ends the wait.
  */
-async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise<true | string> {
+async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number, typed: () => boolean): Promise<true | 'typed' | string> {
   // A turn a usage limit stopped takes the next message too (the notice that the limit reset).
   const idle = () =>
     (agent.state === 'limited' || (agent.state === 'idle' && !agent.inTurn)) &&
@@ -98,6 +98,7 @@ async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise
     for (;;) {
       const ready = await waitFor(agent, () => drafted() || idle(), readyTimeoutMs);
       if (ready !== true) return ready;
+      if (drafted() && typed()) return 'typed';
       if (!drafted()) {
         if (idle()) return true;
         continue;
@@ -115,6 +116,14 @@ async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number): Promise
   }
 }
 
+const words = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The input box's text is the start of `message` (its first line, as the box shows it): relevo's own, left unsent. */
+export function typedAlready(draft: string, message: string): boolean {
+  const shown = words(draft);
+  return shown.length >= 8 && words(message).startsWith(shown);
+}
+
 /** Points of a delivery a caller may observe (crash tests stop relevo at each of them). */
 export type DeliveryStage = 'pasted' | 'entered';
 
@@ -130,31 +139,36 @@ export async function deliver(
   text: string,
   readyTimeoutMs: number,
   onStage: (stage: DeliveryStage) => void = () => {},
+  /** Sent before by a relevo that stopped: its text may wait unsent in the input box of an agent that lived on. */
+  again = false,
 ): Promise<DeliveryResult> {
   const how = agent.profile.data.deliver;
   const pane = agent.pane;
-  const ready = await waitReady(agent, readyTimeoutMs);
-  if (ready !== true) return { ok: false, detail: `agent not ready: ${ready}` };
-  if (how.wait_paste_mode && !pasteModeUnseen.has(pane)) {
-    if ((await waitFor(agent, () => pane.screen.bracketedPaste, PASTE_MODE_MS, true)) !== true) pasteModeUnseen.add(pane);
-  }
-
   const safe = sanitizeForTyping(text);
+  const ours = (draft: string) => typedAlready(draft, safe) || agent.profile.foldedPaste?.test(draft) === true;
+  const ready = await waitReady(agent, readyTimeoutMs, () => again && ours(agent.draft()));
+  if (ready !== true && ready !== 'typed') return { ok: false, detail: `agent not ready: ${ready}` };
   agent.beginTurn(safe);
-  const typed = await typeOnce(agent, () => {
-    for (const stroke of typingPlan(safe, how)) {
-      if ('paste' in stroke) pane.paste(stroke.paste, how.newline);
-      else pane.write(stroke.keys);
+  // Already in the input box: only Enter is missing (typed again, it would be there twice).
+  if (ready === true) {
+    if (how.wait_paste_mode && !pasteModeUnseen.has(pane)) {
+      if ((await waitFor(agent, () => pane.screen.bracketedPaste, PASTE_MODE_MS, true)) !== true) pasteModeUnseen.add(pane);
     }
-  });
-  if (typed !== true) {
-    agent.cancelTurn();
-    return { ok: false, detail: typed };
+    const typed = await typeOnce(agent, () => {
+      for (const stroke of typingPlan(safe, how)) {
+        if ('paste' in stroke) pane.paste(stroke.paste, how.newline);
+        else pane.write(stroke.keys);
+      }
+    });
+    if (typed !== true) {
+      agent.cancelTurn();
+      return { ok: false, detail: typed };
+    }
+    // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
+    if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS, true);
+    await sleep(how.settle_ms);
+    onStage('pasted');
   }
-  // Under load the paste can take a while to show; an Enter before it is silently dropped (Claude Code).
-  if (agent.readsInput) await waitFor(agent, () => (agent.inputText() ?? '') !== '', PASTE_SHOWN_MS, true);
-  await sleep(how.settle_ms);
-  onStage('pasted');
 
   const presses = how.retries + 1;
   let dropped = 0;

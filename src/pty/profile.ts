@@ -8,6 +8,8 @@ export type Profile = {
   readonly layout: ReplyLayout;
   /** What the input line shows when nothing is typed (a placeholder), if anything. */
   readonly emptyInput: RegExp | null;
+  /** What the input line shows for a paste it folded (`deliver.folded_paste`), if anything. */
+  readonly foldedPaste?: RegExp | null;
 };
 
 const line = (source: string): RegExp => new RegExp(source, 'u');
@@ -27,5 +29,6 @@ export function compileProfile(data: ProfileData): Profile {
       interrupted: r.interrupted.map(line),
     },
     emptyInput: r.empty_input === undefined ? null : line(r.empty_input),
+    foldedPaste: data.deliver.folded_paste === undefined ? null : line(data.deliver.folded_paste),
   };
 }

@@ -318,3 +318,43 @@ describe('deliver over a link that drops', () => {
     expect(pane.inputs).toEqual([{ paste: 'round 2' }, { keys: '\r' }]);
   });
 });
+
+describe('deliver again: a message a relevo that stopped had typed and not sent', () => {
+  const message = '[relevo ronda 1 · de planner]\nStep 1 of 3\n</handoff>';
+
+  it('its text left in the input box, or a paste the box folds: only Enter is pressed, once', async () => {
+    for (const [shown, profile] of [
+      ['[relevo ronda 1 · de planner]', lineAgentProfile({ confirm_ms: 150 })],
+      ['[Pasted text #1 +2 lines]', lineAgentProfile({ confirm_ms: 150, folded_paste: '^\\[Pasted text #\\d+ \\+\\d+ lines\\]$' })],
+    ] as const) {
+      const t = new FakeTarget(new FakePane(), profile);
+      targets.push(t);
+      t.reacts(submits(t));
+      t.set('idle');
+      t.show(shown);
+      t.drafted = shown;
+      expect(await deliver(t, message, 5000, undefined, true)).toEqual({ ok: true, attempts: 1 });
+      expect(t.pane.inputs).toEqual([{ keys: '\r' }]);
+      expect(t.began).toEqual([message]);
+    }
+  });
+
+  it('a draft that is not its text holds the delivery as a person’s would; a first delivery never takes it for its own', async () => {
+    for (const [drafted, again] of [
+      ['fix the tests first', true],
+      ['[relevo ronda 1 · de planner]', false],
+    ] as const) {
+      const t = target();
+      t.reacts(submits(t));
+      t.set('idle');
+      t.show(drafted);
+      t.drafted = drafted;
+      const held = new Promise<boolean>((resolve) => t.hold.onChange(resolve));
+      const result = deliver(t, message, 5000, undefined, again);
+      expect(await held).toBe(true);
+      expect(t.pane.inputs).toEqual([]);
+      t.hold.withdraw();
+      expect(await result).toEqual({ ok: false, detail: "agent not ready: the relay paused while the person's draft held the delivery" });
+    }
+  });
+});

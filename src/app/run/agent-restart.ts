@@ -11,7 +11,7 @@ import type { PaneOpener, PaneRequest } from './panes.js';
 export type Restart =
   | { readonly ok: true; readonly pid?: number }
   | { readonly ok: false; readonly why: 'running' }
-  /** Its pane is not relevo's (a tmux or Herdr pane): `where` it ran. */
+  /** Its pane is one relevo cannot start an agent in again (a tmux or Herdr pane it attached to): `where` it ran. */
   | { readonly ok: false; readonly why: 'not_owned'; readonly where: string };
 
 /** What restarting an agent needs of the run: the one agents record the relay and the TUI share. */
@@ -35,15 +35,15 @@ export type RestartContext = {
 const replacing = new WeakSet<AgentPane>();
 
 /**
- * Starts an exited agent again in a new pane of relevo's own with the request it was first started
- * with, puts it in the shared agents record (watched like the first one, its hook slot cleared, its
+ * Starts an exited agent again in a new pane (relevo's own terminal, or a new one on the relay's host)
+ * with the request it was first started with, puts it in the shared agents record (watched like the first one, its hook slot cleared, its
  * pid in the lock), then tells the relay (`agent-restarted`), which sends what the agent needs.
  */
 export async function restartAgent(ctx: RestartContext, role: Role): Promise<Restart> {
   const old = ctx.agents[role];
   if (old.pane.exited === null || replacing.has(old)) return { ok: false, why: 'running' };
   const reopen = ctx.opener.reopen;
-  if (!old.pane.owned || reopen === undefined) return { ok: false, why: 'not_owned', where: old.pane.where };
+  if (reopen === undefined) return { ok: false, why: 'not_owned', where: old.pane.where };
   // Once: a second `C-] r` while the new process starts does not start another.
   replacing.add(old);
   let pane: Pane;
@@ -69,7 +69,7 @@ export async function restartAgent(ctx: RestartContext, role: Role): Promise<Res
     // An agent the lock does not name could not be found after a crash: the relay pauses with why.
     ctx.fault(error);
   }
-  ctx.dispatch({ type: 'agent-restarted', role, ...(pid !== undefined ? { pid } : {}) });
+  ctx.dispatch({ type: 'agent-restarted', role, ...(pid !== undefined ? { pid } : { pane: pane.where }) });
   return { ok: true, ...(pid !== undefined ? { pid } : {}) };
 }
 

@@ -50,9 +50,10 @@ export class AgentWatch {
       this.#clearBlocked(role);
       run.dispatch({ type: 'agent-unblocked', role });
     });
-    agent.onExit(({ exitCode, signal }) => {
+    agent.onExit(({ exitCode, signal, reason }) => {
       this.#clearBlocked(role);
-      if (!run.stopping()) run.dispatch({ type: 'agent-exited', role, exitCode, ...(signal ? { signal } : {}) });
+      const why = reason !== undefined ? { reason } : {};
+      if (!run.stopping()) run.dispatch({ type: 'agent-exited', role, exitCode, ...(signal ? { signal } : {}), ...why });
     });
   }
 

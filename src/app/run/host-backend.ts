@@ -1,9 +1,21 @@
 /** `--host`: the agents in tmux on another machine, reached through ssh and one shared master connection. */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Role } from '../../protocol/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ROLES, type Role } from '../../protocol/index.js';
 import { MirrorPane } from '../../pty/backends/mirror.js';
-import { checkHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
-import { hostTmuxSocket, launchOnHost, TmuxError, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import { checkHost, onHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
+import {
+  hostTmuxSocket,
+  isServerGone,
+  launchOnHost,
+  TmuxError,
+  type TmuxLaunch,
+  type TmuxServer,
+  TmuxSource,
+} from '../../pty/backends/tmux.js';
+import { tmux, tmuxStarting } from '../../pty/backends/tmux-control.js';
+import type { Pane } from '../../pty/pane.js';
 import { splitCommand } from '../config/command.js';
 import type { AgentSpec } from '../config/launch.js';
 import type { Backend, Options } from '../config/options.js';
@@ -43,10 +55,49 @@ export async function orHostError<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+const launchOf = (q: PaneRequest): TmuxLaunch => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
+
+/** One agent in a new detached session of the host's server (started if it is gone, so it outlives ssh): its pane id. */
+async function launchOne(server: TmuxServer, name: string, l: TmuxLaunch): Promise<string> {
+  const env = Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const size = ['-x', String(l.cols), '-y', String(l.rows)];
+  const words = l.argv.map((a) => a.replace(/;$/, '\\;'));
+  const args = ['new-session', '-d', '-s', name, ...size, '-P', '-F', '#{pane_id}', '-c', l.cwd, ...env, '--', ...words];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await tmuxStarting(server, args)).trim();
+    } catch (error) {
+      // A server still ending (killed a moment ago) takes no new session: a new server starts once it is gone.
+      if (!(error instanceof TmuxError) || !isServerGone(error.message) || attempt >= 5) throw error;
+      await sleep(500 * attempt);
+    }
+  }
+}
+
+/** The first directory of a relative path (`.relevo` of `.relevo/runs/…`), else ''. */
+function topOf(path: string): string {
+  const top = path.startsWith('/') || !path.includes('/') ? '' : path.slice(0, path.indexOf('/'));
+  return top === '.' || top === '..' ? '' : top;
+}
+
+/**
+ * Writes `text` to `path` on the host, a relative path from `cwd` (the relay's worktree there): its
+ * directories made, its top one ignored by git (`*`), so the agents never commit relevo's files.
+ */
+const PUBLISH_SCRIPT = [
+  'set -e',
+  'cd "$1"',
+  'mkdir -p "$(dirname "$2")"',
+  'if [ -n "$3" ] && [ ! -e "$3/.gitignore" ]; then printf \'*\\n\' > "$3/.gitignore"; fi',
+  'cat > "$2"',
+].join('\n');
+
 /**
  * The agents on the host: the host is asked first (its user names relevo's tmux server there, a
  * refused or unreachable host is one line before anything is made), then the panes open in a new
- * session of that server, or are found again by their ids (a resumed run).
+ * session of that server, or are found again by their ids (a resumed run). A pane that is gone
+ * (the host rebooted, the agent ended) is started again in the relay's worktree there, as `r`
+ * (reopen) starts an exited one.
  */
 export async function hostBackend(
   backend: HostBackend,
@@ -61,6 +112,27 @@ export async function hostBackend(
   const socket = backend.socket ?? hostTmuxSocket(facts?.user ?? (await orHostError(() => checkHost(host))));
   const server: TmuxServer = { socket, host };
   const mirror = (pane: string, request: PaneRequest) => MirrorPane.attach(new TmuxSource(server, pane), request.osc);
+  const reopen = (role: Role, r: PaneRequest) =>
+    orHostError(async () => mirror(await launchOne(server, `${name()}-${role}-${randomBytes(2).toString('hex')}`, launchOf(r)), r));
+  /**
+   * The pane found again, or null when it (or its server) is gone; ssh's failure goes on. A server
+   * started anew numbers its panes from %0 again: a pane of another session is not this run's.
+   */
+  const refind = async (pane: string, r: PaneRequest) => {
+    try {
+      const session = (await tmux(server, ['display-message', '-p', '-t', pane, '#{session_name}'])).trim();
+      return session === name() || session.startsWith(`${name()}-`) ? await mirror(pane, r) : null;
+    } catch (error) {
+      if (error instanceof TmuxError) return null;
+      throw error;
+    }
+  };
+  // Where the agents run (the relay's worktree there), as the last request to start one said.
+  let cwd: string | null = null;
+  const publish = async (path: string, text: string) => {
+    if (cwd !== null)
+      await orHostError(() => onHost(host, ['sh', '-c', PUBLISH_SCRIPT, 'sh', cwd!, path, topOf(path)], text, { timeoutMs: 30_000 }));
+  };
   const panes: PaneOpener =
     found === null
       ? {
@@ -68,16 +140,28 @@ export async function hostBackend(
           host,
           open: (r) =>
             orHostError(async () => {
-              const launch = (q: PaneRequest) => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
-              const ids = await launchOnHost(host, socket, name(), launch(r.planner), launch(r.builder));
+              cwd = r.planner.cwd;
+              const ids = await launchOnHost(host, socket, name(), launchOf(r.planner), launchOf(r.builder));
               return { planner: await mirror(ids.planner, r.planner), builder: await mirror(ids.builder, r.builder) };
             }),
+          reopen,
+          publish,
         }
       : {
           attached: true,
           host,
           open: (r) =>
-            orHostError(async () => ({ planner: await mirror(found.planner, r.planner), builder: await mirror(found.builder, r.builder) })),
+            orHostError(async () => {
+              cwd = r.planner.cwd;
+              const again = { planner: await refind(found.planner, r.planner), builder: await refind(found.builder, r.builder) };
+              const opened = async (role: Role): Promise<Pane> => again[role] ?? (await reopen(role, r[role]));
+              return Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await opened(role)] as const))) as Record<
+                Role,
+                Pane
+              >;
+            }),
+          reopen,
+          publish,
         };
   return { agents: commanded(), panes, tmuxSocket: socket };
 }

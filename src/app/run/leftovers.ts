@@ -84,7 +84,8 @@ async function tmuxPlaces(server: TmuxServer, panes: readonly string[]): Promise
  * … (attach: tmux -L sock attach -t relevo-<runId>)`.
  */
 export async function livesOn(panes: Readonly<Record<Role, Pane>>, tmuxSocket: string | null, runId: string): Promise<string> {
-  const kept = ROLES.filter((role) => !panes[role].owned);
+  // A pane whose agent (or tmux server) is gone keeps nothing.
+  const kept = ROLES.filter((role) => !panes[role].owned && panes[role].exited === null);
   if (kept.length === 0) return '';
   const where = kept.map((role) => `${role} in ${panes[role].where}`).join(', ');
   const inTmux = kept.map((role) => /^tmux (%\d+)$/.exec(panes[role].where)?.[1]).filter((p) => p !== undefined);

@@ -27,6 +27,11 @@ export type PaneOpener = {
   open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
   /** Starts one role's agent again in a new pane of relevo's own (absent: relevo cannot start it again). */
   reopen?(role: Role, request: PaneRequest): Promise<Pane>;
+  /**
+   * Puts a file the agents read (a checkpoint's HANDOFF.md, at `path` as a message names it) where
+   * they run; absent: they read relevo's own files.
+   */
+  publish?(path: string, text: string): Promise<void>;
 };
 
 /**

@@ -1,4 +1,6 @@
-import type { RelayConfig, RelayEvent, RelayState, Role } from '../../protocol/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkpointPath, type RelayConfig, type RelayEvent, type RelayState, type Role } from '../../protocol/index.js';
 import type { AgentPane } from '../../pty/agent.js';
 import type { Event } from '../../pty/emitter.js';
 import { launchFor } from '../config/launch.js';
@@ -29,6 +31,15 @@ export type RunHooks = {
 
 export function runFiles(options: RunnerOptions, hooks: RunHooks): RunFiles {
   const config = relayConfig(options);
+  const opener = options.panes;
+  // The agents read a HANDOFF.md elsewhere (on a host): a copy of the run's goes there, at the path the message names.
+  const publish =
+    opener?.publish === undefined
+      ? null
+      : (lane: Role, seq: number, runPath: string) => {
+          const file = `${checkpointPath(lane, seq)}/HANDOFF.md`;
+          return opener.publish!(`${runPath}/${file}`, readFileSync(join(options.runDir, file), 'utf8'));
+        };
   const store = new CheckpointStore(options.runDir, options.runId, config.lang);
   const writes = new StateWrites(store, options.journal);
   const transfers = new Transfers({
@@ -40,6 +51,7 @@ export function runFiles(options: RunnerOptions, hooks: RunHooks): RunFiles {
     dispatch: (event) => hooks.dispatch(event),
     stale: () => hooks.stale(),
     acknowledged: (m) => hooks.memory.remember(roundMemory(options.runId, m.round, m.from, m.to, m.body), m.round),
+    ...(publish ? { publish: (lane: Role, seq: number) => publish(lane, seq, config.runPath) } : {}),
   });
   return { config, store, writes, transfers };
 }

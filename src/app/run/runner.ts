@@ -166,6 +166,11 @@ export class RelayRunner {
     return this.#agents;
   }
 
+  /** Whether an exited agent can be started again from here (relevo's own terminals, a host's tmux). */
+  get restartable(): boolean {
+    return this.opener.reopen !== undefined;
+  }
+
   /** Starts an exited agent again with the same command and launch flags (see agent-restart.ts). */
   async restartAgent(role: Role): Promise<Restart> {
     if (this.#stopping) return { ok: false, why: 'running' };

@@ -19,7 +19,7 @@ import { findRun } from './find-run.js';
 import { recordAgents, stopLeftovers } from './leftovers.js';
 import { journalSetupFailed, type RelayHooks, type RelaySite } from './relay-site.js';
 import { runStartedEntry } from './run-start.js';
-import { localCwd, recordedBackend, tmuxSocketOf, versioned } from './run-where.js';
+import { localCwd, resumedWhere, tmuxSocketOf, versioned } from './run-where.js';
 import { RelayRunner, relayConfig } from './runner.js';
 
 type Size = { readonly cols: number; readonly rows: number };
@@ -216,7 +216,7 @@ export async function resumeRun(
         ? rebuiltAgents(options, env, basename(dir))
         : { planner: resumedAgent('planner', options, env, was.planner), builder: resumedAgent('builder', options, env, was.builder) };
     // Agents that ran in tmux or Herdr panes are found there again, unless flags say otherwise.
-    const where: Options = options.backend.kind === 'local' && was !== null ? { ...options, backend: recordedBackend(was) } : options;
+    const where = resumedWhere(options, found);
     const backend = await backendFor(where, env, recorded, () => `relevo-${basename(dir)}`);
     const { panes } = backend;
     const agents = await versioned(where, backend.agents, env);

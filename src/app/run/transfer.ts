@@ -10,7 +10,7 @@ type TurnEnded = Extract<RelayEvent, { type: 'turn-ended' }>;
 
 /** An agent a message can be typed into (AgentPane is one). */
 export type Receiver = {
-  deliver(text: string, readyTimeoutMs: number, onStage?: (stage: DeliveryStage) => void): Promise<DeliveryResult>;
+  deliver(text: string, readyTimeoutMs: number, onStage?: (stage: DeliveryStage) => void, again?: boolean): Promise<DeliveryResult>;
 };
 
 /** What a transfer needs of the run around it. */
@@ -26,6 +26,8 @@ export type TransferContext = {
   stale(): boolean;
   /** The receiver took the handoff (its ack is written). */
   acknowledged(message: HandoffMessage): void;
+  /** Makes `lane`'s checkpoint `seq`'s HANDOFF.md readable where the agents run, before a message names it (a host). */
+  publish?(lane: Role, seq: number): Promise<void>;
 };
 
 /**
@@ -56,20 +58,24 @@ export class Transfers {
     const { writes, dispatch } = this.run;
     const handoff = message.kind === 'handoff' ? message : null;
     let transferId: string | undefined;
+    let again = false;
     if (handoff !== null) {
       const offered = this.#offer(handoff);
       if (offered === null) return;
-      transferId = offered;
+      ({ id: transferId, resend: again } = offered);
     } else if (message.kind === 'notice' && message.handoff !== undefined) {
       // A notice sends the agent to a checkpoint's HANDOFF.md: never to one that changed.
       if (this.#untrusted(message.handoff.lane, message.handoff.seq, message.to) !== null) return;
     }
+    const named =
+      handoff?.via === 'file' ? { lane: handoff.from, seq: handoff.seq } : message.kind === 'notice' ? message.handoff : undefined;
+    if (named !== undefined) await this.run.publish?.(named.lane, named.seq);
     const stages = (stage: DeliveryStage) => failpoint(stage);
     const typed = handoff !== null ? writes.confirmed(handoff) : null;
     const result =
       typed !== null
         ? { ok: true as const, attempts: typed }
-        : await this.run.agents[message.to].deliver(message.text, this.run.readyTimeoutMs, stages);
+        : await this.run.agents[message.to].deliver(message.text, this.run.readyTimeoutMs, stages, again);
     if (!result.ok) return dispatch({ type: 'delivery-failed', to: message.to, detail: result.detail });
     failpoint('confirmed');
     if (handoff !== null) {
@@ -94,9 +100,9 @@ export class Transfers {
   /**
    * The handoff's checkpoint, written if it still waits, read back and checked against its journal
    * line (or its offer and ack), then offered (journaled): its transfer id, or null when it was
-   * refused (a changed checkpoint is never typed).
+   * refused (a changed checkpoint is never typed); `resend` when offered before.
    */
-  #offer(handoff: HandoffMessage): string | null {
+  #offer(handoff: HandoffMessage): { id: string; resend: boolean } | null {
     const { writes, journal } = this.run;
     const lane = handoff.from;
     writes.ensure(handoff);
@@ -113,7 +119,7 @@ export class Transfers {
       ...(resend ? { resend: true } : {}),
     });
     failpoint('offer');
-    return offer.transfer_id;
+    return { id: offer.transfer_id, resend };
   }
 
   /** Why `lane`'s checkpoint `seq` cannot go to `to` (the relay is told: `checkpoint_mismatch`), or null when it is as journaled. */

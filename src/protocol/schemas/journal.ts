@@ -279,8 +279,11 @@ export const journalEntrySchema = lazySchema(() =>
     z.strictObject({ type: z.literal('unreachable'), host: z.string(), detail: z.string().max(240) }),
     /** The host answers again after `for_ms` out of reach: the mirrors go on. */
     z.strictObject({ type: z.literal('reachable'), host: z.string(), for_ms: z.number().int().nonnegative() }),
-    /** An agent that exited was started again (same command and launch flags), its pid when relevo owns its terminal. */
-    z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional() }),
+    /**
+     * An agent that exited was started again (same command and launch flags): its pid when relevo owns
+     * its terminal, else the pane it runs in now (`--resume` finds it there).
+     */
+    z.strictObject({ type: z.literal('agent_restarted'), role, pid: z.number().int().positive().optional(), pane: z.string().optional() }),
   ]),
 );
 export type JournalEntry = z.infer<typeof journalEntrySchema>;

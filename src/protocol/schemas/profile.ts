@@ -198,6 +198,11 @@ export const profileSchema = lazySchema(() =>
          * input box before it takes pastes (Gemini CLI) would read the text as keys, its shortcuts included.
          */
         wait_paste_mode: z.boolean().default(false),
+        /**
+         * The input line's text for a paste the CLI folded into one line (`[Pasted text #1 +8 lines]`):
+         * how relevo knows its own message, left unsent by a relevo that stopped, in an agent that lived on.
+         */
+        folded_paste: regexString.optional(),
         paste: typingFields.paste.default('whole'),
         line_key: typingFields.line_key.default('\n'),
         paste_max: typingFields.paste_max.default(800),

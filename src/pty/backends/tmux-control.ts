@@ -27,8 +27,8 @@ export const tmuxWords = (server: TmuxServer, args: readonly string[]): string[]
   ...args,
 ];
 
-/** What tmux says when the server itself is not there (never started, or the host rebooted). */
-export const isServerGone = (message: string): boolean => /no server running|error connecting to/.test(message);
+/** What tmux says when the server itself is not there (never started, the host rebooted) or ended under a command. */
+export const isServerGone = (message: string): boolean => /no server running|error connecting to|server exited unexpectedly/.test(message);
 
 /**
  * Runs the rest of its words outside the ssh login's cgroup and session: on a systemd host a login's

@@ -30,7 +30,7 @@ export async function restartExited(runner: RelayRunner, toast: Toaster, prefix:
   const order: Role[] = [...dead.filter((role) => role !== paused), ...dead.filter((role) => role === paused)];
   for (const role of order) {
     const pane = runner.agents[role].pane;
-    if (!pane.owned) {
+    if (!runner.restartable) {
       toast(
         `the ${role} ran in ${pane.where}: relevo cannot start it there; start it in that pane, quit (${prefix} q), then ${self()} --resume`,
         'warn',
