@@ -157,9 +157,10 @@ export class AgentPane implements DeliveryTarget {
     return deliver(this, text, readyTimeoutMs, onStage, again);
   }
 
-  /** Called by delivery right before typing: the turn's output starts at the agent's chrome. */
-  beginTurn(sent: string): void {
-    this.#startTurn(sent, this.pane.screen.markRow(this.#chromeRow(this.pane.screen.snapshot().viewport)));
+  /** Called by delivery right before typing (the turn's output starts at the agent's chrome), or at `takenAt`, the row of a message the agent took before relevo looked. */
+  beginTurn(sent: string, takenAt?: number): void {
+    const row = takenAt ?? this.#chromeRow(this.pane.screen.snapshot().viewport);
+    this.#startTurn(sent, this.pane.screen.markRow(row), undefined, takenAt !== undefined);
   }
 
   /** Row where the agent's chrome (input box and what is stacked on it) starts, else the cursor row. */
@@ -168,14 +169,14 @@ export class AgentPane implements DeliveryTarget {
     return at < 0 ? this.pane.screen.cursorRow : at;
   }
 
-  #startTurn(sent: string | undefined, from: Mark, logFrom = this.pane.history?.offset ?? 0): void {
+  #startTurn(sent: string | undefined, from: Mark, logFrom = this.pane.history?.offset ?? 0, taken = false): void {
     this.#userTyped = false;
     this.#logFrom = logFrom;
     this.#turnStart?.dispose();
     this.#turnStart = from;
     this.#sent = sent;
     this.#settled = false;
-    this.#tracker.begin(this.pane.screen.version);
+    this.#tracker.begin(this.pane.screen.version, taken);
     this.#onTurnBegan.fire({ sent: sent ?? null });
   }
 

@@ -4,6 +4,7 @@ import { draftSource, sanitizeForTyping, typingPlan } from '../protocol/index.js
 import type { DraftHold } from './draft.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
+import { takenRow } from './taken.js';
 
 /** What a delivery needs of the agent it types into (AgentPane is one). */
 export interface DeliveryTarget {
@@ -22,7 +23,7 @@ export interface DeliveryTarget {
   readonly onEvaluated: (listener: () => void) => { dispose(): void };
   draft(): string;
   inputText(): string | null;
-  beginTurn(sent: string): void;
+  beginTurn(sent: string, takenAt?: number): void;
   cancelTurn(): void;
 }
 
@@ -146,6 +147,12 @@ export async function deliver(
   const pane = agent.pane;
   const safe = sanitizeForTyping(text);
   const ours = (draft: string) => typedAlready(draft, safe) || agent.profile.foldedPaste?.test(draft) === true;
+  // Taken before relevo stopped (submitted, its ack not written): its turn is watched, nothing typed.
+  const taken = again ? await takenRow(pane, agent.profile.layout, safe) : null;
+  if (taken !== null) {
+    agent.beginTurn(safe, taken);
+    return { ok: true, attempts: 1 };
+  }
   const ready = await waitReady(agent, readyTimeoutMs, () => again && ours(agent.draft()));
   if (ready !== true && ready !== 'typed') return { ok: false, detail: `agent not ready: ${ready}` };
   agent.beginTurn(safe);

@@ -51,6 +51,8 @@ export interface Pane {
   readonly reported?: AgentState | null;
   /** The pane's recent output, wrapped lines joined (Herdr's recent-unwrapped), for the turn's reply. */
   readRecent?(): Promise<string> | null;
+  /** The pane's history and screen as its multiplexer keeps them (tmux), wrapped lines joined. */
+  readHistory?(): Promise<string> | null;
   /** Milliseconds since the terminal last changed. */
   quietFor(now?: number): number;
   /** Raw bytes, as typed keys. */

@@ -34,12 +34,12 @@ export class TurnTracker {
     return this.#held !== null;
   }
 
-  /** A message was submitted: a turn starts. `version` is the screen's version at that moment. */
-  begin(version: number): void {
+  /** A message was submitted: a turn starts. `version` is the screen's version at that moment; `taken`: it started before (activity seen). */
+  begin(version: number, taken = false): void {
     this.#active = true;
-    this.#activity = false;
+    this.#activity = taken;
     this.#held = null;
-    this.#busySeen = false;
+    this.#busySeen = taken;
     this.#evidence = false;
     this.#final = false;
     this.#beganVersion = version;

@@ -65,9 +65,13 @@ class FakeTarget implements DeliveryTarget {
     return this.box;
   }
 
-  beginTurn(sent: string): void {
+  /** The rows turns began at, for messages taken before relevo looked. */
+  readonly takenAt: number[] = [];
+
+  beginTurn(sent: string, takenAt?: number): void {
     this.inTurn = true;
     this.began.push(sent);
+    if (takenAt !== undefined) this.takenAt.push(takenAt);
   }
 
   cancelTurn(): void {
@@ -336,6 +340,32 @@ describe('deliver again: a message a relevo that stopped had typed and not sent'
       expect(await deliver(t, message, 5000, undefined, true)).toEqual({ ok: true, attempts: 1 });
       expect(t.pane.inputs).toEqual([{ keys: '\r' }]);
       expect(t.began).toEqual([message]);
+    }
+  });
+
+  it('taken before relevo stopped (it shows above the input box): nothing is typed, its turn is watched from its row', async () => {
+    const t = target();
+    t.reacts(submits(t));
+    t.set('busy');
+    await t.pane.draw('\r\n» [relevo ronda 1 · de planner]\r\n  Step 1 of 3\r\n  </handoff>\r\nWorking on step 1\r\n\r\n>');
+    expect(await deliver(t, message, 5000, undefined, true)).toEqual({ ok: true, attempts: 1 });
+    expect(t.pane.inputs).toEqual([]);
+    expect(t.began).toEqual([message]);
+    expect(t.takenAt).toEqual([1]);
+  });
+
+  it('typed as usual when what shows is another message under the same header, or on a first delivery', async () => {
+    for (const [shown, again] of [
+      ['» [relevo ronda 1 · de planner]\r\n  Step 1 of 2 for another goal\r\n  </handoff>', true],
+      ['» [relevo ronda 1 · de planner]\r\n  Step 1 of 3\r\n  </handoff>', false],
+    ] as const) {
+      const t = target();
+      t.reacts(submits(t));
+      await t.pane.draw(`${shown}\r\nDone.\r\n\r\n>`);
+      t.set('idle');
+      expect(await deliver(t, message, 5000, undefined, again)).toEqual({ ok: true, attempts: 1 });
+      expect(t.pane.inputs).toEqual([{ paste: message }, { keys: '\r' }]);
+      expect(t.takenAt).toEqual([]);
     }
   });
 

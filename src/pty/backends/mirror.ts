@@ -34,6 +34,8 @@ export interface MirrorSource {
   paste(text: string, newline: string): Promise<void>;
   /** The pane's recent output with wrapped lines joined, when the multiplexer offers it. */
   recent?(): Promise<string>;
+  /** The pane's history and screen, wrapped lines joined (tmux keeps it). */
+  history?(): Promise<string>;
   /** Frees what the source holds (a control connection). */
   close?(): void;
   /** Resolves once keys sent without waiting (a control client) got there; rejects when one may not have. */
@@ -117,6 +119,10 @@ export class MirrorPane implements Pane {
 
   get reported(): AgentState | null {
     return this.#status;
+  }
+
+  readHistory(): Promise<string> | null {
+    return this.source.history ? this.source.history() : null;
   }
 
   readRecent(): Promise<string> | null {

@@ -31,6 +31,8 @@ const FAST_AFTER_TYPING_MS = 3000;
 const AHEAD_ROWS = 20;
 /** Lines of history pulled into the mirror at most per look. */
 const MAX_SCROLLED = 2000;
+/** Rows of history a look back at the pane's recent output reads. */
+const RECENT_ROWS = 2000;
 
 /** The pane's state, as tmux formats it. */
 export type TmuxPaneInfo = {
@@ -228,6 +230,11 @@ export class TmuxSource implements MirrorSource {
     // The agent is gone when its pane died, or when the pane is back at a shell prompt.
     const exit = info.dead ? { exitCode: info.deadStatus } : isShell(info.command) ? { exitCode: 0 } : null;
     return { cols: info.cols, rows: info.rows, lines, scrolled, cursor: info.cursor, title: info.title, cwd: info.cwd || null, exit };
+  }
+
+  /** The pane's history and screen, wrapped lines joined: where a message typed before relevo stopped may show. */
+  history(): Promise<string> {
+    return this.#query(['capture-pane', '-p', '-J', '-S', `-${RECENT_ROWS}`, '-t', this.paneId]);
   }
 
   async send(bytes: string): Promise<void> {
