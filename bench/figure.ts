@@ -31,3 +31,8 @@ export const quantile = (xs: readonly number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
 };
+
+/** A figure a scene could not measure here: no samples, its goal unmet, and why. */
+export function skippedFigure(key: string, what: string, goal: string, why: string): Figure {
+  return { key, what, unit: 'ms', relevo: Number.NaN, samples: [], goal: { text: goal, met: false }, note: `skipped: ${why}` };
+}

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { execa, execaSync } from 'execa';
 import { z } from 'zod';
 import { PACKAGE_ROOT } from '../src/app/config/paths.js';
-import { type Figure, median, quantile } from './figure.js';
+import { type Figure, median, quantile, skippedFigure } from './figure.js';
 
 /**
  * Each pair: its sender, its receiver and the kind of prompt each of its hops is for the receiver,
@@ -146,14 +146,5 @@ function hopFigures(pair: string, what: string, samples: number[], floor: Floor,
   ];
 }
 
-function skipped(why: string): Figure {
-  return {
-    key: 'hop.claude-claude',
-    what: 'relay hop with the real CLIs',
-    unit: 'ms',
-    relevo: Number.NaN,
-    samples: [],
-    goal: { text: `≤ ${GOAL_MEDIAN_MS} ms median, ≤ ${GOAL_P95_MS} ms p95`, met: false },
-    note: `skipped: ${why}`,
-  };
-}
+const skipped = (why: string): Figure =>
+  skippedFigure('hop.claude-claude', 'relay hop with the real CLIs', `≤ ${GOAL_MEDIAN_MS} ms median, ≤ ${GOAL_P95_MS} ms p95`, why);

@@ -13,7 +13,7 @@ import { quote } from 'shell-quote';
 import { netnsUnavailable, startTestHost, type TestHost } from '../test/helpers/test-host.js';
 import { onCleanup, tempDir } from './cleanup.js';
 import { delayProxy } from './delay-proxy.js';
-import { type Figure, median, quantile } from './figure.js';
+import { type Figure, median, quantile, skippedFigure } from './figure.js';
 import { hops, journals } from './fleet.js';
 import { BIN } from './spawn.js';
 import { Workdir } from './workdir.js';
@@ -145,14 +145,4 @@ export function remoteFigures(remote: readonly number[], local: readonly number[
 
 const signed = (n: number) => `${n < 0 ? '−' : '+'}${Math.abs(Math.round(n))}`;
 
-function skipped(why: string): Figure {
-  return {
-    key: 'remote.hop',
-    what: 'relay hop to a pair on a host',
-    unit: 'ms',
-    relevo: Number.NaN,
-    samples: [],
-    goal: { text: GOAL, met: false },
-    note: `skipped: ${why}`,
-  };
-}
+const skipped = (why: string): Figure => skippedFigure('remote.hop', 'relay hop to a pair on a host', GOAL, why);
