@@ -154,11 +154,10 @@ export async function hostBackend(
             orHostError(async () => {
               cwd = r.planner.cwd;
               const again = { planner: await refind(found.planner, r.planner), builder: await refind(found.builder, r.builder) };
-              const opened = async (role: Role): Promise<Pane> => again[role] ?? (await reopen(role, r[role]));
-              return Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await opened(role)] as const))) as Record<
-                Role,
-                Pane
-              >;
+              // One after the other: two sessions made at once on a server that is gone would each start one.
+              const panes: Partial<Record<Role, Pane>> = {};
+              for (const role of ROLES) panes[role] = again[role] ?? (await reopen(role, r[role]));
+              return panes as Record<Role, Pane>;
             }),
           reopen,
           publish,
