@@ -112,8 +112,18 @@ export async function hostBackend(
   const socket = backend.socket ?? hostTmuxSocket(facts?.user ?? (await orHostError(() => checkHost(host))));
   const server: TmuxServer = { socket, host };
   const mirror = (pane: string, request: PaneRequest) => MirrorPane.attach(new TmuxSource(server, pane), request.osc);
+  // A server killed a moment ago may still take a session and end under it: started again on the next one.
   const reopen = (role: Role, r: PaneRequest) =>
-    orHostError(async () => mirror(await launchOne(server, `${name()}-${role}-${randomBytes(2).toString('hex')}`, launchOf(r)), r));
+    orHostError(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await mirror(await launchOne(server, `${name()}-${role}-${randomBytes(2).toString('hex')}`, launchOf(r)), r);
+        } catch (error) {
+          if (!(error instanceof TmuxError) || !isServerGone(error.message) || attempt >= 6) throw error;
+          await sleep(500 * attempt);
+        }
+      }
+    });
   /**
    * The pane found again, or null when it (or its server) is gone; ssh's failure goes on. A server
    * started anew numbers its panes from %0 again: a pane of another session is not this run's.
