@@ -4,7 +4,7 @@ import { draftSource, sanitizeForTyping, typingPlan } from '../protocol/index.js
 import type { DraftHold } from './draft.js';
 import type { Pane } from './pane.js';
 import type { Profile } from './profile.js';
-import { takenRow } from './taken.js';
+import { takenRow, words } from './taken.js';
 
 /** What a delivery needs of the agent it types into (AgentPane is one). */
 export interface DeliveryTarget {
@@ -116,8 +116,6 @@ async function waitReady(agent: DeliveryTarget, readyTimeoutMs: number, typed: (
     if (held) agent.hold.set(false);
   }
 }
-
-const words = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The input box's text is the start of `message` (its first line, as the box shows it): relevo's own, left unsent. */
 export function typedAlready(draft: string, message: string): boolean {

@@ -4,7 +4,8 @@ import type { Pane } from './pane.js';
 /** How many of a message's words must show, in order, for it to count as the agent's. */
 const WORDS = 40;
 
-const words = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** Text with every run of white space one space: as a box or a conversation shows it, whatever its wrapping. */
+export const words = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /**
  * The last of `lines` above `chrome` where `message` shows from its round header on (a notice before
