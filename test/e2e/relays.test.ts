@@ -27,7 +27,7 @@ async function shop(onTestFinished: (fn: () => Promise<void>) => void) {
   return { dir, root, records, git, agents };
 }
 
-describe.concurrent('several relays, each in a worktree of its own', () => {
+describe.concurrent('several relays, each in a worktree of its own', { timeout: 240_000 }, () => {
   it('four `new --headless` started at the same moment all reach done, each on its own branch, worktree and ports', async ({
     onTestFinished,
   }) => {

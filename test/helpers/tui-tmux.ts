@@ -2,6 +2,7 @@
  * relevo-tui as people meet it, inside a private tmux server: started with `start`, driven with
  * `keys` (send-keys) and read with `capture` (capture-pane). A test file calls `freshTmuxServers()`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, expect } from 'vitest';
@@ -10,9 +11,14 @@ import { eventually } from './until.js';
 
 let serial = 0;
 let SOCKET = `relevo-test-${process.pid}-0`;
+/**
+ * The server of the test attempt that is running: a timed-out attempt's body runs on after vitest
+ * retries it, and its keys must go to its own (killed) server, not to the retry's.
+ */
+const attempt = new AsyncLocalStorage<string>();
 
 /** The tmux server (`-L` name) of the current test. */
-export const socket = (): string => SOCKET;
+export const socket = (): string => attempt.getStore() ?? SOCKET;
 
 /**
  * A fresh tmux server for every test: a server being killed can still hold the previous name's
@@ -21,13 +27,14 @@ export const socket = (): string => SOCKET;
 export function freshTmuxServers(): void {
   beforeEach(() => {
     SOCKET = `relevo-test-${process.pid}-${++serial}`;
+    attempt.enterWith(SOCKET);
   });
   afterEach(async () => {
-    await tmux('kill-server');
+    await execa('tmux', ['-L', SOCKET, 'kill-server'], { reject: false });
   });
 }
 
-export const tmux = (...args: string[]) => execa('tmux', ['-L', SOCKET, ...args], { reject: false });
+export const tmux = (...args: string[]) => execa('tmux', ['-L', socket(), ...args], { reject: false });
 /** What the target (by default relevo's session: its current pane) shows. */
 export const capture = async (target = 'relevo') => (await tmux('capture-pane', '-p', '-t', target)).stdout;
 /** What relevo's session shows, with its escape sequences (capture-pane -e): colours, reverse video. */

@@ -28,7 +28,9 @@ const GOALS: Readonly<Record<string, string>> = {
 const onDashboard = (s: string) => /^relevo · \d+ relays?\b/.test(s);
 
 describe('several relays in one relevo, in tmux', () => {
-  it('four relays (one from `new`, three from the dashboard) run at once to done; the blocked one is listed first; Enter and C-] w move between views', async () => {
+  it('four relays (one from `new`, three from the dashboard) run at once to done; the blocked one is listed first; Enter and C-] w move between views', {
+    timeout: 240_000,
+  }, async () => {
     const dir = realpathSync(tempDir('relevo-fleet-tui-'));
     undo.add(() => rmSync(dir, { recursive: true, force: true }));
     const root = join(dir, 'shop');

@@ -57,6 +57,17 @@ export async function orHostError<T>(action: () => Promise<T>): Promise<T> {
 
 const launchOf = (q: PaneRequest): TmuxLaunch => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
 
+/**
+ * Ends every process of the user's on the host that runs tmux with `-L socket`: a killed server
+ * waits for each of its clients to go before it exits, refusing new ones meanwhile, and a client
+ * whose ssh channel is stalled never goes. Only called once the server has refused clients for seconds.
+ */
+const CLEAR_SCRIPT = [
+  'for pid in $(ps -u "$(id -u)" -o pid= -o args= | while read -r pid args; do',
+  '  case "$args" in "tmux "*|*"/tmux "*) case " $args " in *" -L $1 "*) echo "$pid";; esac;; esac',
+  'done); do kill -9 "$pid" 2>/dev/null; done; true',
+].join('\n');
+
 /** One agent in a new detached session of the host's server (started if it is gone, so it outlives ssh): its pane id. */
 async function launchOne(server: TmuxServer, name: string, l: TmuxLaunch): Promise<string> {
   const env = Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
@@ -69,6 +80,9 @@ async function launchOne(server: TmuxServer, name: string, l: TmuxLaunch): Promi
     } catch (error) {
       // A server still ending (killed a moment ago) takes no new session: a new server starts once it is gone.
       if (!(error instanceof TmuxError) || !isServerGone(error.message) || attempt >= 5) throw error;
+      // Still refusing after a few seconds: it waits on a client that will never go (its sessions are gone already).
+      if (attempt === 3 && server.host && server.socket)
+        await onHost(server.host, ['sh', '-c', CLEAR_SCRIPT, 'sh', server.socket], undefined, { timeoutMs: 30_000 });
       await sleep(500 * attempt);
     }
   }
