@@ -22,6 +22,8 @@ export type RestoreInput = {
   readonly checkpoints: readonly CheckpointOnDisk[];
   /** `git diff --stat` lines when the workspace moved since the last checkpoint's anchor, else null. */
   readonly stale: readonly string[] | null;
+  /** The roles whose agents lived on while relevo was away (attached panes found again): they remember the run. */
+  readonly livedOn?: Readonly<Record<Role, boolean>>;
 };
 
 export type Restored = { readonly ok: true; readonly state: RelayState } | { readonly ok: false; readonly error: string };
@@ -39,7 +41,7 @@ export function inOrder(checkpoints: readonly CheckpointOnDisk[]): CheckpointOnD
 
 /**
  * The relay state of an interrupted run, from its journal and its checkpoints; the acks on disk are
- * the truth about what was delivered. The agents are new processes, so nobody is introduced yet.
+ * the truth about what was delivered. New agent processes are introduced again; agents that lived on are not.
  * The state is paused (with the pause the run had, or `interrupted`); a `resume` event goes on:
  * it sends the pending handoff (an offered one again, once), or, when the turn already belonged to
  * an agent, a notice telling that agent where the handoff it was working on is.
@@ -67,6 +69,13 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
   const lastReceived = perRole((role) => lastOf(all, (c) => c.from === role));
   const round = Math.max(0, ...acked.filter((c) => c.checkpoint.from === 'planner').map((c) => c.checkpoint.round));
   const budget = linesOf(lines, 'resumed').at(-1)?.budget ?? config.maxRounds;
+  const lived = (role: Role) => input.livedOn?.[role] === true;
+  // It knows its role: launched with it (as run_started says, or started again by relevo), or typed a message since.
+  const started = linesOf(lines, 'run_started')[0];
+  const knowsRole = (role: Role) =>
+    started?.[role].role_prompt === 'launch' ||
+    linesOf(lines, 'agent_restarted').some((r) => r.role === role) ||
+    linesOf(lines, 'delivered').some((d) => d.to === role);
   const step = linesOf(lines, 'step_mode').at(-1)?.on ?? false;
 
   // The pause the run was in when relevo stopped, if it was paused; else it was interrupted.
@@ -92,7 +101,9 @@ export function restoreState(config: RelayConfig, input: RestoreInput): Restored
     seqs,
     lastSent,
     lastReceived,
-    restarted: { planner: true, builder: true },
+    // A new agent has not seen the goal nor its role; one that lived on has, and is told nothing again.
+    restarted: { planner: !lived('planner'), builder: !lived('builder') },
+    introduced: { planner: lived('planner') && knowsRole('planner'), builder: lived('builder') && knowsRole('builder') },
     pause,
     stale: input.stale,
     notes: { planner: queuedNote(lines, 'planner'), builder: queuedNote(lines, 'builder') },

@@ -55,7 +55,9 @@ async function setup() {
       const h = HEADER.exec(text);
       return h ? [`${h[2]}/${h[1]}`] : [];
     });
-  return { dir, root, env, args, headers, done: () => rmSync(dir, { recursive: true, force: true }) };
+  /** What `role` was typed that carries a round header: the header must be its first line. */
+  const headed = (role: Role) => recorded(record(role)).filter((text) => HEADER.test(text));
+  return { dir, root, env, args, headers, headed, done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The run's checkpoints on disk: `from/round` of those acknowledged, and of those not. */
@@ -107,6 +109,8 @@ describe('faults of a relay on a host', () => {
       expectDoneExactlyOnce(run!);
       // The same two agents the whole run: each handoff typed once, none lost, none twice.
       expectEachHeaderOnce(s.headers);
+      // They lived on and know the run: no restart notice or role prompt goes before a round header.
+      for (const role of ROLES) for (const text of s.headed(role)) expect(text.split('\n')[0]).toMatch(/^\[relevo ronda \d+ · de \w+\]$/);
       s.done();
     },
     180_000,

@@ -135,6 +135,27 @@ describe('restoreState: what is pending', () => {
     expect(text).toBe(`${resumeContext('en', GOAL)}\n\n[relevo ronda 1 · de builder]\nreport 1`);
   });
 
+  it('opens a handoff re-sent to a planner that lived on (its pane found again) with its round header: nothing it knows is told again', () => {
+    const checkpoints = [cp('planner', 1, 1, 'step 1', 'acked'), cp('builder', 1, 1, 'report 1', 'offered')];
+    const inline = { ...config, inlineRolePrompt: { planner: true, builder: true } };
+    const lines = journalOf([started, goal, goalDelivered]);
+    const livedOn = { planner: true, builder: true };
+    const state = ok(restoreState(inline, { lines, checkpoints, stale: null, livedOn }));
+    expect(state.pending!.text).toBe('[relevo ronda 1 · de builder]\nreport 1');
+    expect(state.restarted).toEqual({ planner: false, builder: false });
+    // Only the planner was told anything before relevo stopped: a builder that lived on was never introduced.
+    expect(state.introduced).toEqual({ planner: true, builder: false });
+    // Launched with its role (run_started says so), a builder that lived on knows it too.
+    const launched = { ...started, builder: { ...agent, role_prompt: 'launch' as const } } as JournalEntry;
+    const both = ok(restoreState(inline, { lines: journalOf([launched, goal, goalDelivered]), checkpoints, stale: null, livedOn }));
+    expect(both.introduced).toEqual({ planner: true, builder: true });
+    // A new planner process (its pane gone, started again) gets its role and the goal first.
+    const fresh = ok(restoreState(inline, { lines, checkpoints, stale: null, livedOn: { planner: false, builder: true } }));
+    expect(fresh.pending!.text).toBe(
+      `${resumeContext('en', GOAL)}\n\n${rolePrompt('planner', 'en')}\n\n[relevo ronda 1 · de builder]\nreport 1`,
+    );
+  });
+
   it('tells the receiver of an acknowledged handoff where it is, never typing the body again', () => {
     const checkpoints = [cp('planner', 1, 1, 'step 1: the secret body', 'acked')];
     const state = restored(checkpoints);

@@ -100,6 +100,25 @@ describe('MirrorPane', () => {
     expect(await exited).toEqual({ exitCode: -1, reason: "can't find pane: %1" });
   });
 
+  it('a look failing while an earlier one is still under way ends the pane once that one is applied, never as an unhandled rejection', async () => {
+    const source = new FakeSource(['❯']);
+    const pane = await attach(source);
+    const real = source.capture.bind(source);
+    let looks = 0;
+    source.next = capture(['❯ x']);
+    source.capture = () => {
+      looks++;
+      // The look right after typing is slow; the next ones fail at once: the server ended meanwhile.
+      if (looks === 1) return new Promise((resolve) => setTimeout(() => resolve(real()), 300));
+      return Promise.reject(new Error('server exited unexpectedly'));
+    };
+    const exited = new Promise((resolve) => pane.onExit(resolve));
+    pane.write('x');
+    expect(await exited).toEqual({ exitCode: -1, reason: 'server exited unexpectedly' });
+    expect(looks).toBeGreaterThanOrEqual(2);
+    expect(pane.screen.snapshot().viewport.join('\n')).toContain('❯ x');
+  });
+
   it('keeps the last screen and says why while ssh cannot reach the pane, then goes on when it can', async () => {
     const source = new FakeSource(['❯ before']);
     const pane = await attach(source);

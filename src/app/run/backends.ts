@@ -90,6 +90,7 @@ export async function backendFor(
     agents: { planner: planner.spec, builder: builder.spec },
     panes: {
       attached: true,
+      livedOn: () => true,
       open: (r) =>
         orConfigError('--tmux', async () => ({
           planner: await mirror(server, planner.pane, r.planner),
@@ -171,6 +172,7 @@ async function herdrBackend(
   };
   const opener: PaneOpener = {
     attached: true,
+    livedOn: () => true,
     open: (r) =>
       orHerdrError(flag, async () => ({
         planner: await herdrMirror(h, panes.planner, r.planner),

@@ -1,20 +1,11 @@
 /** `--host`: the agents in tmux on another machine, reached through ssh and one shared master connection. */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ROLES, type Role } from '../../protocol/index.js';
 import { MirrorPane } from '../../pty/backends/mirror.js';
 import { checkHost, onHost, RemoteError, SshError, type SshHost } from '../../pty/backends/ssh.js';
-import {
-  hostTmuxSocket,
-  isServerGone,
-  launchOnHost,
-  TmuxError,
-  type TmuxLaunch,
-  type TmuxServer,
-  TmuxSource,
-} from '../../pty/backends/tmux.js';
-import { tmux, tmuxStarting } from '../../pty/backends/tmux-control.js';
+import { hostTmuxSocket, launchOnHost, TmuxError, type TmuxLaunch, type TmuxServer, TmuxSource } from '../../pty/backends/tmux.js';
+import { tmux } from '../../pty/backends/tmux-control.js';
 import type { Pane } from '../../pty/pane.js';
 import { splitCommand } from '../config/command.js';
 import type { AgentSpec } from '../config/launch.js';
@@ -22,6 +13,7 @@ import type { Backend, Options } from '../config/options.js';
 import { ConfigError } from '../faults/errors.js';
 import { stateDirPath } from '../store/state-dir.js';
 import { requireOnHost } from './host-check.js';
+import { launchOne, onLiveServer } from './host-server.js';
 import type { PaneOpener, PaneRequest } from './panes.js';
 
 export type SshSettings = { readonly sshCommand?: readonly string[]; readonly stateDir?: string };
@@ -56,37 +48,6 @@ export async function orHostError<T>(action: () => Promise<T>): Promise<T> {
 }
 
 const launchOf = (q: PaneRequest): TmuxLaunch => ({ argv: q.argv, env: q.extraEnv, cwd: q.cwd, cols: q.cols, rows: q.rows });
-
-/**
- * Ends every process of the user's on the host that runs tmux with `-L socket`: a killed server
- * waits for each of its clients to go before it exits, refusing new ones meanwhile, and a client
- * whose ssh channel is stalled never goes. Only called once the server has refused clients for seconds.
- */
-const CLEAR_SCRIPT = [
-  'for pid in $(ps -u "$(id -u)" -o pid= -o args= | while read -r pid args; do',
-  '  case "$args" in "tmux "*|*"/tmux "*) case " $args " in *" -L $1 "*) echo "$pid";; esac;; esac',
-  'done); do kill -9 "$pid" 2>/dev/null; done; true',
-].join('\n');
-
-/** One agent in a new detached session of the host's server (started if it is gone, so it outlives ssh): its pane id. */
-async function launchOne(server: TmuxServer, name: string, l: TmuxLaunch): Promise<string> {
-  const env = Object.entries(l.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const size = ['-x', String(l.cols), '-y', String(l.rows)];
-  const words = l.argv.map((a) => a.replace(/;$/, '\\;'));
-  const args = ['new-session', '-d', '-s', name, ...size, '-P', '-F', '#{pane_id}', '-c', l.cwd, ...env, '--', ...words];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return (await tmuxStarting(server, args)).trim();
-    } catch (error) {
-      // A server still ending (killed a moment ago) takes no new session: a new server starts once it is gone.
-      if (!(error instanceof TmuxError) || !isServerGone(error.message) || attempt >= 5) throw error;
-      // Still refusing after a few seconds: it waits on a client that will never go (its sessions are gone already).
-      if (attempt === 3 && server.host && server.socket)
-        await onHost(server.host, ['sh', '-c', CLEAR_SCRIPT, 'sh', server.socket], undefined, { timeoutMs: 30_000 });
-      await sleep(500 * attempt);
-    }
-  }
-}
 
 /** The first directory of a relative path (`.relevo` of `.relevo/runs/…`), else ''. */
 function topOf(path: string): string {
@@ -128,16 +89,11 @@ export async function hostBackend(
   const mirror = (pane: string, request: PaneRequest) => MirrorPane.attach(new TmuxSource(server, pane), request.osc);
   // A server killed a moment ago may still take a session and end under it: started again on the next one.
   const reopen = (role: Role, r: PaneRequest) =>
-    orHostError(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await mirror(await launchOne(server, `${name()}-${role}-${randomBytes(2).toString('hex')}`, launchOf(r)), r);
-        } catch (error) {
-          if (!(error instanceof TmuxError) || !isServerGone(error.message) || attempt >= 6) throw error;
-          await sleep(500 * attempt);
-        }
-      }
-    });
+    orHostError(() =>
+      onLiveServer(server, async () =>
+        mirror(await launchOne(server, `${name()}-${role}-${randomBytes(2).toString('hex')}`, launchOf(r)), r),
+      ),
+    );
   /**
    * The pane found again, or null when it (or its server) is gone; ssh's failure goes on. A server
    * started anew numbers its panes from %0 again: a pane of another session is not this run's.
@@ -153,6 +109,8 @@ export async function hostBackend(
   };
   // Where the agents run (the relay's worktree there), as the last request to start one said.
   let cwd: string | null = null;
+  // The roles whose panes a resumed run found again (their agents lived on).
+  const lived = new Set<Role>();
   const publish = async (path: string, text: string) => {
     if (cwd !== null)
       await orHostError(() => onHost(host, ['sh', '-c', PUBLISH_SCRIPT, 'sh', cwd!, path, topOf(path)], text, { timeoutMs: 30_000 }));
@@ -165,8 +123,12 @@ export async function hostBackend(
           open: (r) =>
             orHostError(async () => {
               cwd = r.planner.cwd;
-              const ids = await launchOnHost(host, socket, name(), launchOf(r.planner), launchOf(r.builder));
-              return { planner: await mirror(ids.planner, r.planner), builder: await mirror(ids.builder, r.builder) };
+              const pair = async () => {
+                const ids = await launchOnHost(host, socket, name(), launchOf(r.planner), launchOf(r.builder));
+                return { planner: await mirror(ids.planner, r.planner), builder: await mirror(ids.builder, r.builder) };
+              };
+              // Half a pair made on a server that ended under it is taken away before the pair is made again.
+              return onLiveServer(server, pair, () => tmux(server, ['kill-session', '-t', name()]));
             }),
           reopen,
           publish,
@@ -174,13 +136,17 @@ export async function hostBackend(
       : {
           attached: true,
           host,
+          livedOn: (role) => lived.has(role),
           open: (r) =>
             orHostError(async () => {
               cwd = r.planner.cwd;
               const again = { planner: await refind(found.planner, r.planner), builder: await refind(found.builder, r.builder) };
               // One after the other: two sessions made at once on a server that is gone would each start one.
               const panes: Partial<Record<Role, Pane>> = {};
-              for (const role of ROLES) panes[role] = again[role] ?? (await reopen(role, r[role]));
+              for (const role of ROLES) {
+                if (again[role]) lived.add(role);
+                panes[role] = again[role] ?? (await reopen(role, r[role]));
+              }
               return panes as Record<Role, Pane>;
             }),
           reopen,

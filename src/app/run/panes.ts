@@ -25,6 +25,11 @@ export type PaneOpener = {
   /** The host the agents run on (a host relay): their hooks report through a spool file there. */
   readonly host?: SshHost;
   open(requests: Readonly<Record<Role, PaneRequest>>): Promise<Record<Role, Pane>>;
+  /**
+   * After `open` of a resumed run: the role's agent lived on while relevo was away (its pane found
+   * again, running), so it remembers the run and needs no introduction. Absent: none did.
+   */
+  livedOn?(role: Role): boolean;
   /** Starts one role's agent again in a new pane of relevo's own (absent: relevo cannot start it again). */
   reopen?(role: Role, request: PaneRequest): Promise<Pane>;
   /**

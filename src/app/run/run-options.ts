@@ -34,6 +34,8 @@ export type RunnerOptions = {
   readonly memory?: Memory | null;
   /** A run picked up with `--resume`: its restored state (paused; `resumeRun()` goes on). */
   readonly restored?: RelayState;
+  /** The restored state again for agents that lived on while relevo was away (`PaneOpener.livedOn`). */
+  readonly relive?: (livedOn: Readonly<Record<Role, boolean>>) => RelayState;
   /** Where the agents run (default: relevo's own pseudo-terminals). */
   readonly panes?: PaneOpener;
   /** Journaled, so `--resume` finds tmux panes again. */
@@ -44,17 +46,29 @@ export type RunnerOptions = {
 
 type ConfigInputs = Pick<RunnerOptions, 'maxRounds' | 'lang' | 'agents' | 'delivery' | 'runPath' | 'panes'>;
 
-/** The machine's settings for a run; the role prompt goes inline to an agent launched without a flag for it. */
-export function relayConfig(o: ConfigInputs): RelayConfig {
+/** Per role: the role prompt goes in the first message (an agent in a pane relevo attached to, or launched without a flag for it). */
+export function inlineRolePrompt(o: Pick<RunnerOptions, 'agents' | 'panes'>): Record<Role, boolean> {
   const inline = (role: Role) => {
     const { launch } = o.agents[role].profile.data;
     return o.panes?.attached === true || (launch.role_prompt_args === undefined && launch.role_prompt_env === undefined);
   };
+  return { planner: inline('planner'), builder: inline('builder') };
+}
+
+/** The machine's settings for a run. */
+export function relayConfig(o: ConfigInputs): RelayConfig {
   return {
     maxRounds: o.maxRounds,
     lang: o.lang,
-    inlineRolePrompt: { planner: inline('planner'), builder: inline('builder') },
+    inlineRolePrompt: inlineRolePrompt(o),
     delivery: o.delivery ?? DEFAULT_DELIVERY,
     runPath: o.runPath,
   };
+}
+
+/** A resumed run whose agents (some) lived on: its state tells them nothing they know already. */
+export function relived(options: RunnerOptions, opener: PaneOpener): RunnerOptions {
+  const livedOn = { planner: opener.livedOn?.('planner') ?? false, builder: opener.livedOn?.('builder') ?? false };
+  if (options.restored === undefined || options.relive === undefined || !(livedOn.planner || livedOn.builder)) return options;
+  return { ...options, restored: options.relive(livedOn) };
 }

@@ -4,19 +4,20 @@ import type { Pane } from '../../pty/pane.js';
 import { xtermFallbacks } from '../../pty/xterm-internals.js';
 import type { AgentSpec } from '../config/launch.js';
 import { untestedEntry } from '../config/versions.js';
-import type { RunnerOptions } from './run-options.js';
+import { inlineRolePrompt, type RunnerOptions } from './run-options.js';
 
 /** The link nonce: it stays in the journal, never in what an agent sees. */
 const linkNonce = () => randomBytes(16).toString('hex');
 
 /** An agent as the journal records it: command, profile, CLI release, and the pane relevo attached to (none for its own terminal). */
-function agentInfo(spec: AgentSpec, pane: Pane | null) {
+function agentInfo(spec: AgentSpec, pane: Pane | null, inline?: boolean) {
   const { argv, profile, cli } = spec;
   return {
     command: [...argv],
     profile: profile.data.id,
     ...(pane === null || pane.owned ? {} : { pane: pane.where }),
     ...(cli?.status === 'found' ? { cli_version: cli.version } : {}),
+    ...(inline === undefined ? {} : { role_prompt: inline ? ('message' as const) : ('launch' as const) }),
   };
 }
 
@@ -27,9 +28,10 @@ type RunStarted = Extract<JournalEntry, { type: 'run_started' }>;
  * a lost journal from the flags given to it, as a new run takes them), this relevo and a new link nonce.
  */
 export function runStartedEntry(
-  o: Pick<RunnerOptions, 'runId' | 'version' | 'cwd' | 'maxRounds' | 'lang' | 'agents' | 'tmuxSocket' | 'relay'>,
+  o: Pick<RunnerOptions, 'runId' | 'version' | 'cwd' | 'maxRounds' | 'lang' | 'agents' | 'tmuxSocket' | 'relay' | 'panes'>,
   panes: Readonly<Record<Role, Pane>> | null,
 ): RunStarted {
+  const inline = inlineRolePrompt(o);
   return {
     type: 'run_started',
     run_id: o.runId,
@@ -38,8 +40,8 @@ export function runStartedEntry(
     cwd: o.cwd,
     max_rounds: o.maxRounds,
     lang: o.lang,
-    planner: agentInfo(o.agents.planner, panes?.planner ?? null),
-    builder: agentInfo(o.agents.builder, panes?.builder ?? null),
+    planner: agentInfo(o.agents.planner, panes?.planner ?? null, inline.planner),
+    builder: agentInfo(o.agents.builder, panes?.builder ?? null, inline.builder),
     ...(o.tmuxSocket ? { tmux_socket: o.tmuxSocket } : {}),
     ...(o.relay ? { worktree: o.relay } : {}),
   };

@@ -29,7 +29,7 @@ import { localPanes, type PaneOpener, type PaneRequest } from './panes.js';
 import { RelayLoop } from './relay-loop.js';
 import { paneRequest, type RunFiles, runFiles, whenSettled } from './run-files.js';
 import { openHooks, type RunHooks } from './run-hooks.js';
-import type { RunnerOptions } from './run-options.js';
+import { type RunnerOptions, relived } from './run-options.js';
 import { journalRunStart } from './run-start.js';
 
 export type { AgentSpec } from '../config/launch.js';
@@ -79,7 +79,7 @@ export class RelayRunner {
       throw error;
     }
     try {
-      const runner = new RelayRunner(options, hooks, panes, opener, requests);
+      const runner = new RelayRunner(relived(options, opener), hooks, panes, opener, requests);
       hooks?.start();
       return runner;
     } catch (error) {
@@ -150,7 +150,7 @@ export class RelayRunner {
    */
   follow(next: Pick<RunnerOptions, 'runId' | 'runDir' | 'runPath'>, panes: Readonly<Record<Role, Pane>>): void {
     if (this.#state.phase !== 'done') throw new Error(`the run is ${this.#state.phase}, not done`);
-    const { restored: _, ...rest } = this.#options;
+    const { restored: _, relive: __, ...rest } = this.#options;
     const options = { ...rest, ...next };
     journalRunStart(options, panes, this.hooks?.channel.socketPath ?? null, this.#options.runId);
     this.hooks?.moved(options.runDir);

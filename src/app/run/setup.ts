@@ -244,7 +244,9 @@ export async function resumeRun(
       delivery: options.delivery,
       runPath: reachable(cwd, dir),
     });
-    const restored = restoreState(config, { lines, checkpoints, stale: stale ? stale.diff : null });
+    const restore = (livedOn: Record<Role, boolean> = { planner: false, builder: false }) =>
+      restoreState(config, { lines, checkpoints, stale: stale?.diff ?? null, livedOn });
+    const restored = restore();
     if (!restored.ok) throw new ConfigError('--resume', `run ${basename(dir)}: ${restored.error}`);
     journal = new Journal(dir, lines);
     if (onLine) for (const line of found.rebuild === null ? [] : lines) onLine(line);
@@ -267,6 +269,10 @@ export async function resumeRun(
       runPath: config.runPath,
       memory: await memoryFor(options, env, cwd),
       restored: restored.state,
+      relive: (livedOn) => {
+        const again = restore(livedOn);
+        return again.ok ? again.state : restored.state;
+      },
       ...(relay ? { relay } : {}),
       panes,
     });

@@ -64,6 +64,8 @@ const agentInfo = lazySchema(() =>
     pane: z.string().optional(),
     /** The CLI's release as it printed it (`claude --version`), when the profile knows how to ask. */
     cli_version: z.string().max(64).optional(),
+    /** How the agent was told its role: by a launch flag or variable, or in the first message relevo typed. */
+    role_prompt: z.enum(['launch', 'message']).optional(),
   }),
 );
 

@@ -212,6 +212,8 @@ export class MirrorPane implements Pane {
     this.#timer = null;
     this.#looks++;
     const look = this.source.capture();
+    // Handled in turn below, after the looks before it: not an unhandled rejection meanwhile.
+    look.catch(() => undefined);
     // While the pane moves, the next look goes FAST_MS after this one went, not after its answer:
     // over a slow link a few looks are under way at once, and a change shows a round trip sooner.
     if (this.#unreachable === null && Date.now() < this.#busyUntil && this.#looks < MAX_LOOKS)
