@@ -109,6 +109,8 @@ describe.runIf(RELEASES.includes('oldest'))('relay with the oldest tested Gemini
         builder: { profile: builder.profile, cli_version: cliVersion(builder.bin) },
       });
       expect(turnSources(run.lines, 'builder')).toEqual([builder.source, builder.source]);
+      // The role prompt: in the first message (checked above) or added to the CLI's system prompt.
+      if (builder.first === undefined) expect(server.systemTexts()[0]).toContain('# relevo: builder');
       expect(server.pending).toBe(0);
     },
   );
