@@ -6,13 +6,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type AgentHome, baseEnv, type HomeOptions, makeTempDir } from './homes.js';
-
-const MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
+import { type AgentHome, baseEnv, geminiBin, type HomeOptions, makeTempDir } from './homes.js';
 
 /** The Gemini CLI the tests run (`@google/gemini-cli` in devDependencies), or RELEVO_TEST_GEMINI_BIN. */
-export const GEMINI_BIN = process.env.RELEVO_TEST_GEMINI_BIN ?? join(MODULES, '@google', 'gemini-cli', 'bundle', 'gemini.js');
+export const GEMINI_BIN = geminiBin('newest');
 
 export type GeminiHome = AgentHome & {
   /** `~/.gemini`: settings.json, projects.json, tmp/<project>/chats/session-*.jsonl. */

@@ -13,26 +13,12 @@
  * - default plugins from npm: off with OPENCODE_DISABLE_DEFAULT_PLUGINS; self-update: off with
  *   OPENCODE_DISABLE_AUTOUPDATE and `autoupdate: false`; sharing: `share: "disabled"`.
  */
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type AgentHome, baseEnv, cliVersion, type HomeOptions, makeTempDir } from './homes.js';
+import { type AgentHome, baseEnv, cliVersion, type HomeOptions, makeTempDir, opencodeBin } from './homes.js';
 
-const MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
-
-/**
- * The OpenCode the tests run (`opencode-ai` in devDependencies). Its package ships a 479-byte
- * placeholder as bin/opencode.exe that its postinstall replaces with the platform package's binary
- * (`opencode-linux-x64`…): when the postinstall did not run (scripts not allowed), that binary.
- */
-function opencodeBin(): string {
-  const linked = join(MODULES, 'opencode-ai', 'bin', 'opencode.exe');
-  if ((statSync(linked, { throwIfNoEntry: false })?.size ?? 0) > 1_000_000) return linked;
-  const platform = join(MODULES, `opencode-${process.platform}-${process.arch}`, 'bin', 'opencode');
-  return existsSync(platform) ? platform : linked;
-}
-
-export const OPENCODE_BIN = process.env.RELEVO_TEST_OPENCODE_BIN ?? opencodeBin();
+/** The OpenCode the tests run (`opencode-ai` in devDependencies), or RELEVO_TEST_OPENCODE_BIN. */
+export const OPENCODE_BIN = opencodeBin('newest');
 
 /** The provider and model the home's config defines: `fake/fake-model`. */
 export const OPENCODE_MODEL = 'fake/fake-model';

@@ -4,14 +4,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type AgentHome, baseEnv, type HomeOptions, makeTempDir } from './homes.js';
+import { type AgentHome, baseEnv, type HomeOptions, makeTempDir, qwenBin } from './homes.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The Qwen Code the tests run (`@qwen-code/qwen-code` in devDependencies), or RELEVO_TEST_QWEN_BIN. */
-/** Its `node_modules/.bin/qwen` link, so relevo picks the qwen profile from the program name. */
-export const QWEN_BIN = process.env.RELEVO_TEST_QWEN_BIN ?? join(ROOT, 'node_modules', '.bin', 'qwen');
+/** The Qwen Code the tests run (`@qwen-code/qwen-code` in devDependencies, linked as `qwen`), or RELEVO_TEST_QWEN_BIN. */
+export const QWEN_BIN = qwenBin('newest');
 
 /** The model name the fake server is asked for. */
 export const QWEN_MODEL = 'claude-fake';

@@ -3,7 +3,19 @@
  * straight at their idle prompt, offline, talking to a fake model server on 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +24,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MODULES = join(ROOT, 'node_modules');
 
 /**
- * The releases of each CLI the tests run: `newest` (`@anthropic-ai/claude-code`, `@openai/codex`
- * in devDependencies) and `oldest` (the `claude-code-oldest` and `codex-oldest` aliases). The canary
- * (`npm run test:agents:latest`) points `newest` at the newest published CLIs with
- * RELEVO_TEST_CLAUDE_BIN / RELEVO_TEST_CODEX_BIN and runs only them (RELEVO_TEST_RELEASES=newest).
+ * The releases of each CLI the tests run: `newest` (the packages in devDependencies) and `oldest`
+ * (the `claude-code-oldest`, `codex-oldest`, `gemini-cli-oldest`, `opencode-oldest` and
+ * `qwen-code-oldest` aliases). The canary (`npm run test:agents:latest`) points `newest` at the
+ * newest published CLIs with RELEVO_TEST_<CLI>_BIN and runs only them (RELEVO_TEST_RELEASES=newest).
  */
 export type Release = 'newest' | 'oldest';
 export const RELEASES: readonly Release[] = (process.env.RELEVO_TEST_RELEASES ?? 'newest,oldest')
@@ -23,7 +35,9 @@ export const RELEASES: readonly Release[] = (process.env.RELEVO_TEST_RELEASES ??
   .filter((r): r is Release => r === 'newest' || r === 'oldest');
 
 /** The canary runs: the CLIs may be newer than any profile's tested range (journaled as untested). */
-export const CANARY = process.env.RELEVO_TEST_CLAUDE_BIN !== undefined || process.env.RELEVO_TEST_CODEX_BIN !== undefined;
+export const CANARY = ['CLAUDE', 'CODEX', 'GEMINI', 'OPENCODE', 'QWEN', 'COPILOT'].some(
+  (cli) => process.env[`RELEVO_TEST_${cli}_BIN`] !== undefined,
+);
 
 export function claudeBin(release: Release = 'newest'): string {
   if (release === 'newest') return process.env.RELEVO_TEST_CLAUDE_BIN ?? join(MODULES, '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
@@ -33,6 +47,58 @@ export function claudeBin(release: Release = 'newest'): string {
 export function codexBin(release: Release = 'newest'): string {
   if (release === 'newest') return process.env.RELEVO_TEST_CODEX_BIN ?? join(MODULES, '@openai', 'codex', 'bin', 'codex.js');
   return join(MODULES, 'codex-oldest', 'bin', 'codex.js');
+}
+
+export function geminiBin(release: Release = 'newest'): string {
+  if (release === 'newest') return process.env.RELEVO_TEST_GEMINI_BIN ?? join(MODULES, '@google', 'gemini-cli', 'bundle', 'gemini.js');
+  return join(MODULES, 'gemini-cli-oldest', 'bundle', 'gemini.js');
+}
+
+/**
+ * OpenCode's binary. Its package ships a placeholder as bin/opencode.exe that its postinstall
+ * replaces with the platform package's binary (`opencode-linux-x64`…): when the postinstall did not
+ * run (scripts not allowed), that binary, from the package's own node_modules or (newest) hoisted.
+ */
+export function opencodeBin(release: Release = 'newest'): string {
+  if (release === 'newest' && process.env.RELEVO_TEST_OPENCODE_BIN !== undefined) return process.env.RELEVO_TEST_OPENCODE_BIN;
+  const pkg = join(MODULES, release === 'newest' ? 'opencode-ai' : 'opencode-oldest');
+  const linked = join(pkg, 'bin', 'opencode.exe');
+  if ((statSync(linked, { throwIfNoEntry: false })?.size ?? 0) > 1_000_000) return linked;
+  const platform = join('node_modules', `opencode-${process.platform}-${process.arch}`, 'bin', 'opencode');
+  const candidates = [join(pkg, platform), ...(release === 'newest' ? [join(ROOT, platform)] : [])];
+  return candidates.find((c) => existsSync(c)) ?? linked;
+}
+
+/**
+ * Qwen Code's entry point under the name `qwen` (relevo picks the qwen profile from the program
+ * name): a link in the temp dir, since `node_modules/.bin/qwen` is whichever release npm linked last.
+ */
+export function qwenBin(release: Release = 'newest'): string {
+  if (release === 'newest' && process.env.RELEVO_TEST_QWEN_BIN !== undefined) return process.env.RELEVO_TEST_QWEN_BIN;
+  const target = join(MODULES, release === 'newest' ? join('@qwen-code', 'qwen-code') : 'qwen-code-oldest', 'cli-entry.js');
+  // One folder per target: checkouts with node_modules of their own do not take each other's link.
+  const dir = join(
+    tmpdir(),
+    `relevo-test-bin-${process.getuid?.() ?? 'user'}`,
+    createHash('sha256').update(target).digest('hex').slice(0, 12),
+  );
+  const link = join(dir, 'qwen');
+  if (linkTarget(link) === target) return link;
+  mkdirSync(dir, { recursive: true });
+  // Made beside it and renamed over it: test files loading this at once each see a whole link.
+  const made = `${link}.${process.pid}`;
+  rmSync(made, { force: true });
+  symlinkSync(target, made);
+  renameSync(made, link);
+  return link;
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 export const CLAUDE_BIN = claudeBin('newest');

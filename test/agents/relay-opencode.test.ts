@@ -18,8 +18,8 @@ import {
   type Server,
   turnSources,
 } from './fixture.js';
-import { createOpencodeHome, type OpencodeHome, type OpencodeHomeOptions } from './home-opencode.js';
-import { CANARY, createClaudeHome, createCodexHome } from './homes.js';
+import { createOpencodeHome, OPENCODE_BIN, type OpencodeHome, type OpencodeHomeOptions } from './home-opencode.js';
+import { CANARY, cliVersion, createClaudeHome, createCodexHome } from './homes.js';
 import { done, GOAL, handoff, of, REPORT_1, STEP_1, STEP_2, SUMMARY } from './script.js';
 
 const REPORT_2 =
@@ -65,7 +65,7 @@ export const UserPlugin = async () => ({ event: async ({ event }) => { if (event
       const run = await fx.headless(cwd, claude.env, { planner: quote([claude.bin]), builder: oc.command }, ['--lang', 'en']);
       const { lines } = run;
       expectExactRelay(run, planner, builder);
-      expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'opencode', cli_version: '1.18.33' } });
+      expect(lines[0]).toMatchObject({ type: 'run_started', builder: { profile: 'opencode', cli_version: cliVersion(OPENCODE_BIN) } });
       expect(builder.systemTexts()[0]).toContain('# relevo: builder'); // through the plugin's system transform
       expect(builder.systemTexts()[0]).toContain('You are opencode'); // OpenCode's own prompt kept
       expect(of(lines, 'turn_ended').map((t) => [t.role, t.source])).toEqual([

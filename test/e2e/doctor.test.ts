@@ -97,15 +97,15 @@ describe('relevo-tui doctor', () => {
     const r = await doctor(['--planner', quote([GEMINI_BIN]), '--builder', quote([QWEN_BIN])]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('  version   0.61.0, inside the tested range 0.61.0');
+    expect(r.stdout).toContain('  version   0.61.0, inside the tested range 0.51.0 – 0.61.0');
     expect(r.stdout).toContain('  profile   gemini · typing: one bracketed paste');
     expect(r.stdout).toContain('  replies   hook: none (the CLI has none relevo can install): replies come from its transcript');
-    expect(r.stdout).toContain('  version   0.24.4, inside the tested range 0.24.4');
+    expect(r.stdout).toContain('  version   0.24.4, inside the tested range 0.21.10 – 0.24.4');
     expect(r.stdout).toContain('  replies   hook: Stop hook (a system-defaults settings layer, QWEN_CODE_SYSTEM_DEFAULTS_PATH)');
     expect(r.stdout.trimEnd().endsWith('all fine')).toBe(true);
     const o = await doctor(['--planner', quote([OPENCODE_BIN]), '--builder', quote([CODEX])]);
     expect(o.exitCode).toBe(0);
-    expect(o.stdout).toContain('  version   1.18.33, inside the tested range 1.18.33');
+    expect(o.stdout).toContain('  version   1.18.33, inside the tested range 1.18.3 – 1.18.33');
     expect(o.stdout).toContain('  replies   hook: plugin on session.status idle (added through OPENCODE_CONFIG_CONTENT)');
   }, 90_000);
 
