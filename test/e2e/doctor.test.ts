@@ -87,7 +87,7 @@ describe('relevo-tui doctor', () => {
       const r = await relevo(['doctor'], tempDir(), { HOME: tempDir(), PATH: binDir({}) });
       expect(r.stdout.trimEnd().split('\n')).toEqual([
         '1 problem:',
-        '  no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH',
+        '  no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, copilot, gemini, opencode, qwen is on the PATH',
       ]);
       expect(r.exitCode).toBe(1);
     });
