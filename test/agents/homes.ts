@@ -101,6 +101,16 @@ function linkTarget(path: string): string | undefined {
   }
 }
 
+/**
+ * GitHub Copilot CLI's native binary (`@github/copilot-linux-x64`; the `copilot` npm loader only
+ * starts it), or RELEVO_TEST_COPILOT_BIN for the newest; the oldest from the `copilot-oldest` alias.
+ */
+export function copilotBin(release: Release = 'newest'): string {
+  const native = ['node_modules', '@github', `copilot-${process.platform}-${process.arch}`, 'copilot'];
+  if (release === 'newest') return process.env.RELEVO_TEST_COPILOT_BIN ?? join(ROOT, ...native);
+  return join(MODULES, 'copilot-oldest', ...native);
+}
+
 export const CLAUDE_BIN = claudeBin('newest');
 export const CODEX_BIN = codexBin('newest');
 

@@ -46,9 +46,9 @@ describe('agent detection', () => {
   });
 
   it('says in one line what it looked for, and what it found', () => {
-    expect(lookedFor()).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen']);
+    expect(lookedFor()).toEqual(['claude', 'codex', 'copilot', 'gemini', 'opencode', 'qwen']);
     expect(noAgentsError([]).toString()).toBe(
-      'no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH',
+      'no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, copilot, gemini, opencode, qwen is on the PATH',
     );
     const dir = fakeBin(['claude', 'codex']);
     expect(noAgentsError(installedAgents(dir)).toString()).toBe(

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { GEMINI_BIN } from '../agents/home-gemini.js';
 import { OPENCODE_BIN } from '../agents/home-opencode.js';
 import { QWEN_BIN } from '../agents/home-qwen.js';
-import { claudeBin, cliVersion, codexBin } from '../agents/homes.js';
+import { claudeBin, cliVersion, codexBin, copilotBin } from '../agents/homes.js';
 import { binDir, relevo, tempDir } from '../helpers/cli.js';
 import { editedProfile, withoutSections } from '../helpers/profiles.js';
 
@@ -87,7 +87,7 @@ describe('relevo-tui doctor', () => {
       const r = await relevo(['doctor'], tempDir(), { HOME: tempDir(), PATH: binDir({}) });
       expect(r.stdout.trimEnd().split('\n')).toEqual([
         '1 problem:',
-        '  no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH',
+        '  no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, copilot, gemini, opencode, qwen is on the PATH',
       ]);
       expect(r.exitCode).toBe(1);
     });
@@ -107,6 +107,36 @@ describe('relevo-tui doctor', () => {
     expect(o.exitCode).toBe(0);
     expect(o.stdout).toContain('  version   1.18.33, inside the tested range 1.18.3 – 1.18.33');
     expect(o.stdout).toContain('  replies   hook: plugin on session.status idle (added through OPENCODE_CONFIG_CONTENT)');
+  }, 90_000);
+
+  it('knows GitHub Copilot CLI: its npm program and an `env`-prefixed oldest binary, the release each runs, its session events (COPILOT_HOME honoured); all fine, exit 0', async () => {
+    const cwd = tempDir();
+    const moved = join(cwd, 'copilot-state');
+    const r = await doctor(['--planner', 'copilot', '--builder', quote(['env', `COPILOT_HOME=${moved}`, copilotBin('oldest')])], cwd);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const replies = [
+      '  replies   hook: none (the CLI has none relevo can install): replies come from its transcript',
+      '            transcript: ~/.copilot/session-state (not written yet: it appears once the agent has run here)',
+      '            screen: always, lossy: the CLI hard-wraps long lines',
+    ];
+    // `copilot` from the PATH: npm's node_modules/.bin link to its loader, which starts the native binary.
+    const found = /^planner {2}(\/\S+\/copilot)$/.exec(lines[0]!)?.[1];
+    expect(found).toBeDefined();
+    expect(lines.slice(0, 8)).toEqual([
+      `planner  ${found}`,
+      '  from      --planner',
+      `  binary    ${found}`,
+      '  version   1.0.102, inside the tested range 1.0.62 – 1.0.102',
+      '  profile   copilot · typing: one bracketed paste',
+      ...replies,
+    ]);
+    expect(lines).toContain('  version   1.0.62, inside the tested range 1.0.62 – 1.0.102');
+    expect(lines).toContain(
+      '            transcript: ~/copilot-state/session-state (not written yet: it appears once the agent has run here)',
+    );
+    expect(lines.at(-1)).toBe('all fine');
   }, 90_000);
 
   it('one line per problem, exit 1: a missing binary, a version outside the tested range, no end-of-turn hook', async () => {

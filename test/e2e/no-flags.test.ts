@@ -27,7 +27,7 @@ describe('relevo-tui with no flags, headless', () => {
     const cwd = tempDir();
     const r = await relevo(['--headless', '--goal', 'Add pagination'], cwd, { PATH: fakeBin([]) });
     expect(r.stderr).toBe(
-      'relevo-tui: no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH',
+      'relevo-tui: no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, copilot, gemini, opencode, qwen is on the PATH',
     );
     expect(r.stdout).toBe('');
     expect(r.exitCode).toBe(2);

@@ -194,7 +194,7 @@ describe('relevo-tui with no flags: the agent picker', () => {
     await startBare(cwd, fakeAgents({}));
     const after = await untilScreen('the shell back', (s) => s.includes('exited with'));
     expect(after).toContain(
-      'relevo-tui: no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, gemini, opencode, qwen is on the PATH\nexited with 2',
+      'relevo-tui: no agents named: give --planner and --builder, or a relevo.toml; none of claude, codex, copilot, gemini, opencode, qwen is on the PATH\nexited with 2',
     );
   });
 });

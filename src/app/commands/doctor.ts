@@ -6,12 +6,13 @@ import { CHOICE_FILE, unnamedChoice } from '../config/agent-choice.js';
 import { noAgentsError } from '../config/installed.js';
 import type { AgentSpec } from '../config/launch.js';
 import { agentsUnnamed, givenFlags, type Options, parseOptions } from '../config/options.js';
-import { unwrapEnv } from '../config/profiles.js';
+import { agentEnv, unwrapEnv } from '../config/profiles.js';
 import { CONFIG_FILE, loadConfig } from '../config/relevo-toml.js';
 import { COMMAND_HELP } from '../config/usage.js';
 import { readCliVersion } from '../config/versions.js';
 import { ConfigError } from '../faults/errors.js';
 import { claudeProjectDir } from '../replies/transcript.js';
+import { copilotSessionsDir } from '../replies/transcript-copilot.js';
 import { geminiChatsDir } from '../replies/transcript-gemini.js';
 import { qwenChatsDir } from '../replies/transcript-qwen.js';
 import { agentSpec } from '../run/agent-specs.js';
@@ -41,6 +42,8 @@ function transcriptDir(kind: TranscriptKind, env: NodeJS.ProcessEnv, cwd: string
       return qwenChatsDir(env, cwd);
     case 'gemini-chats':
       return geminiChatsDir(env, cwd);
+    case 'copilot-session-state':
+      return copilotSessionsDir(env);
   }
 }
 
@@ -99,7 +102,7 @@ export async function checkAgent(
   let transcriptLine = 'none in this profile';
   if (data.transcript !== undefined && on !== undefined) transcriptLine = `on ${on.destination}, where the agent writes it`;
   else if (data.transcript !== undefined) {
-    const dir = transcriptDir(data.transcript.kind, env, cwd);
+    const dir = transcriptDir(data.transcript.kind, agentEnv(env, spec.argv), cwd);
     transcriptLine = `${home(env, dir)}${existsSync(dir) ? '' : ' (not written yet: it appears once the agent has run here)'}`;
   }
   const screenLine = data.reply.hard_wrap ? 'always, lossy: the CLI hard-wraps long lines' : 'always';

@@ -17,7 +17,7 @@ function agentPrograms(): { profile: string; programs: readonly string[] }[] {
   });
 }
 
-/** What detection looks for: each profile's program name (claude, codex, gemini, opencode, qwen). */
+/** What detection looks for: each profile's program name (claude, codex, copilot, gemini, opencode, qwen). */
 export function lookedFor(): string[] {
   return agentPrograms().map((p) => p.programs[0]!);
 }

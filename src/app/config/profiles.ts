@@ -50,6 +50,19 @@ export function unwrapEnv(argv: readonly string[]): readonly string[] {
   return argv.slice(i);
 }
 
+/**
+ * The environment the agent itself sees: `base` with what an `env [-i] VAR=value … agent` prefix
+ * sets (where its CLI keeps its transcripts may be moved there: COPILOT_HOME, CODEX_HOME, …).
+ */
+export function agentEnv(base: NodeJS.ProcessEnv, argv: readonly string[]): NodeJS.ProcessEnv {
+  if (basename(argv[0] ?? '') !== 'env') return base;
+  const set = argv.slice(1, argv.length - unwrapEnv(argv).length).filter((a) => !a.startsWith('-'));
+  const cleared = argv.slice(1).some((a) => /^-i$|^--ignore-environment$/.test(a)) && unwrapEnv(argv).length < argv.length;
+  const env: NodeJS.ProcessEnv = cleared ? {} : { ...base };
+  for (const a of set) env[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+  return env;
+}
+
 /** The profile a command line calls for: the first shipped profile whose `match` fits, else `generic`. */
 export function profileForCommand(argv: readonly string[], where: string): Profile {
   const agent = unwrapEnv(argv);

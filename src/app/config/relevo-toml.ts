@@ -29,7 +29,7 @@ function buildConfigSchema() {
       planner: text('the planner\'s command line, e.g. "claude --model opus" (run without a shell)', 'a command line'),
       builder: text('the builder\'s command line, e.g. "codex"', 'a command line'),
       planner_profile: text(
-        "the planner's agent profile: a shipped name (claude, codex, gemini, opencode, qwen, sim, generic) or a .toml path",
+        "the planner's agent profile: a shipped name (claude, codex, copilot, gemini, opencode, qwen, sim, generic) or a .toml path",
         'a profile name or path',
       ),
       builder_profile: text("the builder's agent profile", 'a profile name or path'),

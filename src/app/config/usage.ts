@@ -173,7 +173,7 @@ export const USAGE = text(
   '',
   paragraph('Runs a planner and a builder agent CLI side by side and relays <handoff> blocks between them.'),
   paragraph(
-    'With no --planner/--builder (nor relevo.toml naming them), the TUI offers the agent CLIs found on the PATH (claude, codex, gemini, opencode, qwen) to pick from; --headless exits 2 saying what it found.',
+    'With no --planner/--builder (nor relevo.toml naming them), the TUI offers the agent CLIs found on the PATH (claude, codex, copilot, gemini, opencode, qwen) to pick from; --headless exits 2 saying what it found.',
   ),
   '',
   'Options:',

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TranscriptKind } from '../../protocol/index.js';
 import { parseJsonLines } from '../../protocol/json-lines.js';
+import { copilotFinalText, copilotSessionCwd, copilotSessionsDir } from './transcript-copilot.js';
 import { geminiChatsDir, geminiFinalText, geminiProjectHashes, geminiSessionHash } from './transcript-gemini.js';
 import { qwenChatsDir, qwenFinalText } from './transcript-qwen.js';
 
@@ -165,6 +166,20 @@ export async function readTranscriptReply(kind: TranscriptKind, q: TranscriptQue
       return firstFinal(files, (lines) => {
         const hash = geminiSessionHash(lines);
         return hash === null || hashes.has(hash) ? geminiFinalText(lines) : null;
+      });
+    }
+    case 'copilot-session-state': {
+      const all = await listJsonl(copilotSessionsDir(q.env), 1);
+      const files = q.path
+        ? [q.path]
+        : await recent(
+            all.filter((f) => f.endsWith('/events.jsonl')),
+            q.since,
+          );
+      // Every project's sessions are kept together: one started in another directory is not this agent's.
+      return firstFinal(files, (lines) => {
+        const cwd = copilotSessionCwd(lines);
+        return cwd === null || sameDir(cwd, q.cwd) ? copilotFinalText(lines) : null;
       });
     }
   }

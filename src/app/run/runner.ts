@@ -13,6 +13,7 @@ import { AgentPane, type TurnEnd } from '../../pty/agent.js';
 import { Emitter } from '../../pty/emitter.js';
 import type { Pane } from '../../pty/pane.js';
 import type { AgentSpec } from '../config/launch.js';
+import { agentEnv } from '../config/profiles.js';
 import { failpoint } from '../faults/failpoint.js';
 import { faultEvent } from '../faults/fault.js';
 import { type HookSlot, newSlot, readReply } from '../replies/reply-reader.js';
@@ -201,7 +202,7 @@ export class RelayRunner {
       slot: this.#hooks[role],
       hooked: this.hooks !== null,
       transcripts: this.opener.host === undefined,
-      env,
+      env: agentEnv(env, this.spec(role).argv),
       cwd,
       stopping: () => this.#stopping,
     };

@@ -54,7 +54,7 @@ export const matcherSchema: z.ZodType<Matcher> = lazySchema(() =>
 export const HOOK_KINDS = ['claude-stop', 'codex-notify', 'qwen-stop', 'opencode-plugin'] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
 /** Transcript layouts relevo can read a turn's final reply from. */
-export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-projects', 'gemini-chats'] as const;
+export const TRANSCRIPT_KINDS = ['claude-projects', 'codex-rollout', 'qwen-projects', 'gemini-chats', 'copilot-session-state'] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 
 /** A release number as agent CLIs print it: `2.1.197`, `0.171.0`. */
