@@ -49,7 +49,7 @@ const geminiFirst = (gemini: 'planner' | 'builder') => ({
   untestedMayShow: CANARY,
 });
 
-describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, () => {
+describe(`relay with the real Gemini CLI ${cliVersion(GEMINI_BIN)}`, { timeout: 200_000 }, () => {
   // Two runs at once (they wait on the CLIs far more than they compute); a third on a loaded machine
   // would slow Gemini CLI's own start (its --version alone takes seconds) past relevo's limits.
   it.concurrent('Claude Code planner → Gemini CLI builder: exact handoffs both ways, two rounds, <done>; Gemini’s replies from its transcript', async ({

@@ -75,7 +75,7 @@ function expectEachHeaderOnce(headers: (role: Role) => string[]) {
 
 /** A session writing fast and a control client of it whose output no one reads, left running on the host. */
 const STALLED_CLIENT = [
-  'tmux -L "$1" new-session -d -s stall "yes | head -c 50000000; sleep 600"',
+  'tmux -L "$1" new-session -d -s stall "yes | head -c 2000000; sleep 600"',
   'mkfifo "$2/stalled"',
   'setsid sh -c \'exec 3<>"$2/stalled"; sleep 600 | tmux -L "$1" -C attach -t stall > "$2/stalled"\' sh "$1" "$2" >/dev/null 2>&1 &',
 ].join('\n');

@@ -48,7 +48,7 @@ export function relevo(args: readonly string[], cwd: string, env: Record<string,
     cwd,
     reject: false,
     stdin: 'ignore',
-    timeout: 90_000,
+    timeout: 150_000,
     env: { LANG: 'C.UTF-8', npm_command: '', ...env },
   });
 }
