@@ -30,7 +30,7 @@ describe('relevo-tui completion', () => {
     expect(await complete('--max-r')).toEqual(['--max-rounds']);
     expect(await complete('--lang', '')).toEqual(['es', 'en']);
     expect(await complete('--deliver', 'f')).toEqual(['file']);
-    expect(await complete('--planner-profile', 'c')).toEqual(['claude', 'codex']);
+    expect(await complete('--planner-profile', 'c')).toEqual(['claude', 'codex', 'copilot']);
     expect(await complete('completion', 'z')).toEqual(['zsh']);
     expect((await complete('--')).sort()).toEqual(FLAG_NAMES.map((f) => `--${f}`).sort());
   });
