@@ -133,7 +133,12 @@ describe.concurrent('relevo-tui merge and rm: a relay merged back and removed, n
     await until(
       'the relay to have its goal',
       () =>
-        existsSync(runs) && readdirSync(runs).some((id) => readFileSync(join(runs, id, 'events.jsonl'), 'utf8').includes('"type":"goal"')),
+        existsSync(runs) &&
+        readdirSync(runs).some((id) => {
+          // The run's directory is made a moment before its journal.
+          const journal = join(runs, id, 'events.jsonl');
+          return existsSync(journal) && readFileSync(journal, 'utf8').includes('"type":"goal"');
+        }),
     );
     for (const args of [
       ['merge', 'relevo/slow-work'],
