@@ -84,5 +84,7 @@ describe('agentEnv', () => {
     expect(agentEnv({ HOME: '/h', A: '1' }, ['env', 'A=2', 'B=x=y', 'copilot', 'C=3'])).toEqual({ HOME: '/h', A: '2', B: 'x=y' });
     expect(agentEnv({ HOME: '/h' }, ['env', '-i', 'A=2', 'copilot'])).toEqual({ A: '2' });
     expect(agentEnv({ HOME: '/h' }, ['copilot', 'A=2'])).toEqual({ HOME: '/h' });
+    // An agent's own `-i` is its flag, not env's.
+    expect(agentEnv({ HOME: '/h' }, ['env', 'A=2', 'copilot', '-i', 'hi'])).toEqual({ HOME: '/h', A: '2' });
   });
 });

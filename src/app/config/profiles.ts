@@ -56,10 +56,10 @@ export function unwrapEnv(argv: readonly string[]): readonly string[] {
  */
 export function agentEnv(base: NodeJS.ProcessEnv, argv: readonly string[]): NodeJS.ProcessEnv {
   if (basename(argv[0] ?? '') !== 'env') return base;
-  const set = argv.slice(1, argv.length - unwrapEnv(argv).length).filter((a) => !a.startsWith('-'));
-  const cleared = argv.slice(1).some((a) => /^-i$|^--ignore-environment$/.test(a)) && unwrapEnv(argv).length < argv.length;
-  const env: NodeJS.ProcessEnv = cleared ? {} : { ...base };
-  for (const a of set) env[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+  // `env`'s own words only: the agent's arguments (its own `-i`) are not env's.
+  const prefix = argv.slice(1, argv.length - unwrapEnv(argv).length);
+  const env: NodeJS.ProcessEnv = prefix.some((a) => /^-i$|^--ignore-environment$/.test(a)) ? {} : { ...base };
+  for (const a of prefix) if (a.includes('=')) env[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
   return env;
 }
 
