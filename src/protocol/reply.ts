@@ -72,12 +72,15 @@ export function skipEcho(lines: readonly string[], layout: ReplyLayout, sent?: s
   return [...lines];
 }
 
-/** The profile's drop patterns, reply gutter and indent undone, line by line. */
+/**
+ * The profile's drop patterns, reply gutter and indent undone, line by line. Chrome rows (a status or
+ * spinner row) are dropped too: one that scrolled into the history sits among the reply's rows.
+ */
 export function stripGutter(lines: readonly string[], layout: ReplyLayout): string[] {
   const pad = ' '.repeat(layout.indent);
   const out: string[] = [];
   for (const line of lines) {
-    if (layout.drop.some((re) => re.test(line))) continue;
+    if (layout.drop.some((re) => re.test(line)) || layout.chrome.some((re) => re.test(line))) continue;
     const gutter = layout.gutter.find((g) => line.startsWith(g));
     if (line === '') out.push('');
     else if (gutter !== undefined) out.push(line.slice(gutter.length));

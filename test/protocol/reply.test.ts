@@ -82,6 +82,25 @@ describe('reply reconstruction', () => {
     expect(reconstructReply(rows('❯ go', '● fine', '❯\u00a0'), claudeLike).interrupted).toBe(false);
   });
 
+  it('drops a spinner row that scrolled into the history among the reply rows (a pane shorter than the live region)', () => {
+    const screen = rows(
+      '❯ [relevo ronda 3 · de builder]',
+      '· Thinking… (0s)',
+      '● <done>',
+      '  Goal met in 3 rounds.',
+      '✢ Thinking… (0s)',
+      '  </done>',
+      '',
+      '─────',
+      '❯\u00a0',
+      '─────',
+    );
+    expect(reconstructReply(screen, claudeLike).text).toBe('<done>\nGoal met in 3 rounds.\n</done>');
+    // The same words as reply text (indented, or after the gutter) are the agent's and stay.
+    const said = rows('❯ go', '● * Thinking… is what I did', '  ✢ Thinking… (0s)', '─────', '❯\u00a0');
+    expect(reconstructReply(said, claudeLike).text).toBe('* Thinking… is what I did\n✢ Thinking… (0s)');
+  });
+
   it('without an echo pattern, starts after the last line of the text that was sent', () => {
     const plain: ReplyLayout = { gutter: [], indent: 0, prompt: /^\$ ?$/u, chrome: [], drop: [] };
     const screen = rows('$ [relevo ronda 1 · de planner]', '> do this', 'answer line', '<handoff>x</handoff>', '$ ');

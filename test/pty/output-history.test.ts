@@ -131,6 +131,12 @@ describe('replyFromLog', () => {
       '<handoff>\na\n  b\n</handoff>\n<done>ok</done>',
     );
   });
+
+  it('leaves out the chrome rows the agent redrew between the lines of a block (its spinner)', () => {
+    const layout: ReplyLayout = { ...LAYOUT, chrome: [/^[·✢*✶✻✽] Thinking/u, /^─{3,}$/u] };
+    const blocks = { handoff: ['<handoff>\n  step one\n✢ Thinking… (0s)\n─────\n  step two\n</handoff>'], done: [] };
+    expect(replyFromLog(blocks, layout)).toBe('<handoff>\nstep one\nstep two\n</handoff>');
+  });
 });
 
 describe('output history: what the Screen is fed', () => {
