@@ -107,6 +107,12 @@ export class AgentPane implements DeliveryTarget {
       : { ...screen, state, rule, fallback: `the multiplexer reports ${state}, over the screen's ${screen.state}` };
   }
 
+  /** The smallest terminal the agent's CLI is given (its profile's `screen.min_cols` × `min_rows`). */
+  get minSize(): { readonly cols: number; readonly rows: number } {
+    const { min_cols, min_rows } = this.profile.data.screen;
+    return { cols: min_cols, rows: min_rows };
+  }
+
   get inTurn(): boolean {
     return this.#tracker.active;
   }

@@ -74,7 +74,8 @@ class TestPane {
   }
 }
 
-type Panes = Readonly<Record<Role, { readonly pane: TestPane }>>;
+type Size = { readonly cols: number; readonly rows: number };
+type Panes = Readonly<Record<Role, { readonly pane: TestPane; readonly minSize?: Size }>>;
 
 /** One compositor on one person's terminal. */
 type Tui = {
@@ -117,12 +118,12 @@ export class OracleRun {
   /** How many steps of each kind could happen and were done. */
   readonly done = new Map<Step['kind'], number>();
 
-  constructor(cols: number, rows: number) {
+  /** `minSize`: the smallest terminal the agents' CLIs are given (a smaller pane is a cropped window onto it). */
+  constructor(cols: number, rows: number, minSize?: Size) {
     const inner = firstLayout(cols, rows).panes.planner!.inner;
-    this.#panes = {
-      planner: { pane: new TestPane(inner.width, inner.height) },
-      builder: { pane: new TestPane(inner.width, inner.height) },
-    };
+    const size = { cols: Math.max(inner.width, minSize?.cols ?? 1), rows: Math.max(inner.height, minSize?.rows ?? 1) };
+    const pane = () => ({ pane: new TestPane(size.cols, size.rows), ...(minSize ? { minSize } : {}) });
+    this.#panes = { planner: pane(), builder: pane() };
     this.#tui = openTui(cols, rows, tuiState(), this.#panes);
     this.#tui.person.on('resize', () => this.#tui.compositor.resized());
     const { store, compositor } = this.#tui;

@@ -73,8 +73,9 @@ export function paneRequest(role: Role, options: RunnerOptions, hooks: HookSite 
     extraEnv,
     // A relay on a host: its agents work in its worktree there.
     cwd: relay?.host !== undefined ? relay.path : options.cwd,
-    cols: options.cols,
-    rows: options.rows,
+    // Never smaller than the CLI needs: a smaller pane shows a cropped window onto it.
+    cols: Math.max(options.cols, spec.profile.data.screen.min_cols),
+    rows: Math.max(options.rows, spec.profile.data.screen.min_rows),
     osc: spec.profile.data.screen.osc,
   };
 }

@@ -94,6 +94,11 @@ const typingFields = {
 export const AGENT_STATES = ['busy', 'idle', 'blocked', 'limited'] as const;
 export type AgentState = (typeof AGENT_STATES)[number] | 'unknown';
 
+/** The terminal an inline agent CLI is given when its profile names no minimum: the classic 80×24. */
+export const DEFAULT_MIN_SIZE = { cols: 80, rows: 24 } as const;
+/** The least a profile may ask for: below it no CLI draws a usable input box. */
+export const MIN_PTY = { cols: 20, rows: 5 } as const;
+
 /** Where a rule looks: the OSC title, the last N non-empty screen lines, the whole screen, or an OSC sequence's last payload. */
 export const REGIONS = ['title', 'bottom', 'screen', 'osc'] as const;
 
@@ -172,8 +177,14 @@ export const profileSchema = lazySchema(() =>
         .strictObject({
           /** OSC numbers whose last payload the screen keeps for `osc` rules (0/1/2 are the title already). */
           osc: z.array(z.number().int().min(3).max(65_535)).default([]),
+          /**
+           * The smallest terminal the CLI is given: a pane smaller than this shows a cropped window onto
+           * it, so that the CLI's status rows never scroll into the reply it leaves on screen.
+           */
+          min_cols: z.number().int().min(MIN_PTY.cols).max(500).default(DEFAULT_MIN_SIZE.cols),
+          min_rows: z.number().int().min(MIN_PTY.rows).max(500).default(DEFAULT_MIN_SIZE.rows),
         })
-        .default({ osc: [] }),
+        .default({ osc: [], min_cols: DEFAULT_MIN_SIZE.cols, min_rows: DEFAULT_MIN_SIZE.rows }),
       detect: z.strictObject({
         /** The screen must stay unchanged this long before an idle agent counts as finished. */
         quiet_ms: z.number().int().min(50).max(60_000),
@@ -231,7 +242,11 @@ export const profileSchema = lazySchema(() =>
         echo: regexString.optional(),
         /** The input line; group 1, when present, is the text still in the input box. */
         prompt: regexString,
-        /** Lines just above the input line that belong to the agent's chrome (rules, status lines). */
+        /**
+         * The agent's chrome (rules, status and spinner lines, matched before the gutter is removed): cut
+         * off above the input line, and dropped wherever else a turn shows one (a spinner row that
+         * scrolled into the history).
+         */
         chrome: z.array(regexString).default([]),
         /** Status lines inside the reply that are not reply text, e.g. `^✻ Worked for 2s` (matched before the gutter is removed). */
         drop: z.array(regexString).default([]),

@@ -47,10 +47,11 @@ export function mouseRouter({ store, runner, compositor, run, copy }: MouseDeps)
       return;
     }
     const { top, left, width, height } = box.inner;
+    const shown = compositor.window(from.role);
     // One row past the view's top or bottom edge scrolls it a line.
     const row = Math.max(-1, Math.min(height, e.y - 1 - top));
     from.dragged = true;
-    copy.drag(from.at, row, Math.max(0, Math.min(width - 1, e.x - 1 - left)));
+    copy.drag(from.at, row + (row >= 0 && row < height ? shown.top : 0), Math.max(0, Math.min(width - 1, e.x - 1 - left)) + shown.left);
   };
 
   return (e) => {
@@ -62,7 +63,9 @@ export function mouseRouter({ store, runner, compositor, run, copy }: MouseDeps)
     const copying = store.state.scroll !== null && store.state.focus === hit.role;
     const mode = pane.screen.mouse;
     if (mode.tracking !== 'none' && hit.inside && !copying) {
-      const sent = encodeMouse(e, mode, hit.x, hit.y);
+      // A cropped pane shows a window onto the agent's screen: the agent hears its own coordinates.
+      const shown = compositor.window(hit.role);
+      const sent = encodeMouse(e, mode, hit.x + shown.left, hit.y + shown.top);
       if (sent !== null) pane.write(sent);
       if (isPress(e)) focus(hit.role);
       return;
@@ -75,9 +78,10 @@ export function mouseRouter({ store, runner, compositor, run, copy }: MouseDeps)
       return;
     }
     if (!isPress(e)) return;
-    if (copying && hit.inside) copy.click(hit.y - 1, hit.x - 1);
+    const shown = compositor.window(hit.role);
+    const [row, col] = [hit.y - 1 + shown.top, hit.x - 1 + shown.left];
+    if (copying && hit.inside) copy.click(row, col);
     else focus(hit.role);
-    if (hit.inside && leftButton(e))
-      held = { role: hit.role, at: { line: pane.screen.text.viewTop + hit.y - 1, col: hit.x - 1 }, dragged: false };
+    if (hit.inside && leftButton(e)) held = { role: hit.role, at: { line: pane.screen.text.viewTop + row, col }, dragged: false };
   };
 }

@@ -68,8 +68,9 @@ export class PanePainter {
   /** The rows cut off above (see `#cut`), for the screen version and height in `#cutFor`. */
   #cutFor = '';
   #cutRows = 0;
-  /** The cut of the last paint, and whether it drew any row in reverse video. */
+  /** The window of the last paint (rows cut above, columns cut on the left), and whether it drew any row in reverse video. */
   #lastCut = 0;
+  #lastLeft = 0;
   #inverted = false;
   #frames = 0;
   #rows = 0;
@@ -158,11 +159,13 @@ export class PanePainter {
     if (this.#disposed) return '';
     const { top, left, width, height } = this.#rect;
     const cut = this.#cut();
-    // Rows xterm did not touch are not rendered again — unless the view is scrolled back, the cut
+    const from = this.#left();
+    // Rows xterm did not touch are not rendered again — unless the view is scrolled back, the window
     // moved or copy mode's reverse video was on (then every row is).
     const changed = this.#screen.takeDamage();
-    const every = this.#screen.scrolledBack !== 0 || cut !== this.#lastCut || this.#inverted;
+    const every = this.#screen.scrolledBack !== 0 || cut !== this.#lastCut || from !== this.#lastLeft || this.#inverted;
     this.#lastCut = cut;
+    this.#lastLeft = from;
     this.#inverted = false;
     let out = '';
     let count = 0;
@@ -172,7 +175,7 @@ export class PanePainter {
       if (invert !== undefined) this.#inverted = true;
       const same = !every && invert === undefined && this.#painted[y] !== undefined && (cut + y < changed.from || cut + y > changed.to);
       if (same) continue;
-      const row = this.#screen.styledRow(cut + y, width, 0, left, invert);
+      const row = this.#screen.styledRow(cut + y, width, from, left, invert);
       if (row === this.#painted[y]) continue;
       this.#painted[y] = row;
       out += moveTo(top + y, left) + row;
@@ -202,17 +205,32 @@ export class PanePainter {
    */
   cursorSequence(focused: boolean, at: Cursor = this.#screen.cursor()): string {
     if (!focused) return HIDE_CURSOR;
-    const { col, visible } = at;
+    const { visible } = at;
     const row = at.row - this.#cut();
+    const col = at.col - this.#left();
     const { top, left, width, height } = this.#rect;
     if (!visible || row < 0 || row >= height || col < 0 || col >= width) return HIDE_CURSOR;
     return moveTo(top + row, left + col) + SHOW_CURSOR;
   }
 
   /**
-   * The screen's rows left out above the rectangle: none, unless the screen is taller (a tmux or
-   * Herdr pane whose size relevo does not set) and its text or cursor reaches below the rectangle;
-   * then as many as it takes to show the last row in use, where an agent's input box is.
+   * The part of the screen the rectangle shows: the rows cut off above and the columns cut off on
+   * the left. Both are 0 unless the screen is larger than the rectangle (a CLI kept at its minimum
+   * size, a tmux or Herdr pane whose size relevo does not set).
+   */
+  get window(): { readonly top: number; readonly left: number } {
+    return { top: this.#cut(), left: this.#left() };
+  }
+
+  /** The screen is larger than the rectangle: the rectangle is a window onto it. */
+  get cropped(): boolean {
+    return this.#screen.rows > this.#rect.height || this.#screen.cols > this.#rect.width;
+  }
+
+  /**
+   * The screen's rows left out above the rectangle: none, unless the screen is taller and its text
+   * or cursor reaches below the rectangle; then as many as it takes to show the last row in use,
+   * where an agent's input box is.
    */
   #cut(): number {
     const over = this.#screen.rows - this.#rect.height;
@@ -227,6 +245,17 @@ export class PanePainter {
       this.#cutRows = Math.min(over, Math.max(0, last + 1 - this.#rect.height));
     }
     return this.#cutRows;
+  }
+
+  /**
+   * The screen's columns left out on the left: none, unless the screen is wider and its cursor is
+   * past the rectangle's right edge; then as many as it takes to show the cursor (as tmux pans a
+   * window larger than its client).
+   */
+  #left(): number {
+    const over = this.#screen.cols - this.#rect.width;
+    if (over <= 0) return 0;
+    return Math.min(over, Math.max(0, this.#screen.cursor().col + 1 - this.#rect.width));
   }
 
   /** Cancels a pending paint; later calls do nothing. Does not dispose the screen. */

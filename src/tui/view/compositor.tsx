@@ -9,7 +9,7 @@ import type { Store, TuiState } from '../state/store.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import { HISTORY_CHROME_ROWS } from './components/HistoryPanel.js';
 import { copyOn, copySpans } from './copy-view.js';
-import { chromeLines, paneFrame, paneTitle, tooSmall } from './frame.js';
+import { chromeLines, cropMark, paneFrame, paneTitle, tooSmall } from './frame.js';
 import { Overlays } from './overlays.js';
 import type { RealTerminal } from './terminal.js';
 
@@ -24,8 +24,14 @@ const SYNC_BEGIN = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 const HIDE_CURSOR = '\x1b[?25l';
 
-/** What the compositor paints of an agent: its screen, sized to its box as a pseudo-terminal is. */
-export type PaneView = { readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void } };
+/**
+ * What the compositor paints of an agent: its screen, sized to its box as a pseudo-terminal is, but
+ * never below `minSize` (its CLI's minimum): a smaller box shows a cropped window onto it.
+ */
+export type PaneView = {
+  readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void };
+  readonly minSize?: { readonly cols: number; readonly rows: number };
+};
 export type PaneViews = Readonly<Record<Role, PaneView>>;
 
 /** Where the panes go on a terminal of this size before anything is focused or zoomed: the agents' first PTY size. */
@@ -106,13 +112,15 @@ export class Compositor {
       return;
     }
     this.#view = this.#layoutFor(s);
-    let frame = `${SYNC_BEGIN}\x1b[0m\x1b[2J${this.#frames(s)}`;
+    let panes = '';
     for (const role of ROLES) {
       const painter = this.#painterFor(role);
       painter?.invalidate();
       // Under an overlay the panes are not painted; closing it lays everything out again.
-      if (painter && s.overlay === 'none') frame += `\x1b[0m${painter.damage()}`;
+      if (painter && s.overlay === 'none') panes += `\x1b[0m${painter.damage()}`;
     }
+    // The frames after the painters: a pane's crop mark follows its screen's size at this layout.
+    let frame = `${SYNC_BEGIN}\x1b[0m\x1b[2J${this.#frames(s)}${panes}`;
     this.#composing = true;
     try {
       this.#chrome.rerender(this.#chromeNode(s), this.#view.chrome.width);
@@ -127,6 +135,11 @@ export class Compositor {
   /** How many entries (or body lines) the history panel shows at once. */
   historyRows(): number {
     return Math.max(1, this.#view.chrome.top - HISTORY_CHROME_ROWS);
+  }
+
+  /** The part of the role's screen its pane shows (rows cut above, columns cut on the left); none when it is hidden. */
+  window(role: Role): { readonly top: number; readonly left: number } {
+    return this.#painters[role]?.window ?? { top: 0, left: 0 };
   }
 
   /** Moves the real cursor to the focused pane's (after the focus moved without a relayout). */
@@ -187,7 +200,8 @@ export class Compositor {
       this.#dropPainter(role);
       return undefined;
     }
-    agent.pane.resize(box.inner.width, box.inner.height);
+    const min = agent.minSize ?? { cols: 1, rows: 1 };
+    agent.pane.resize(Math.max(box.inner.width, min.cols), Math.max(box.inner.height, min.rows));
     const painter = this.#painters[role];
     if (painter) {
       painter.resize(box.inner);
@@ -256,14 +270,20 @@ export class Compositor {
     if (!this.#composing) this.#write(chromeLines(this.#view.chrome, this.#chrome.lines));
   }
 
-  /** The pane frames with their titles (none under the history panel, which covers them). */
+  /** The pane frames with their titles and crop marks (none under the history panel, which covers them). */
   #frames(s: TuiState): string {
     this.#framesTitle = ROLES.map((r) => paneTitle(r, s)).join('|');
     if (s.overlay === 'history') return '';
     return ROLES.map((role) => {
       const box = this.#view.panes[role];
-      return box ? paneFrame(box.frame, paneTitle(role, s), s.focus === role) : '';
+      return box ? paneFrame(box.frame, paneTitle(role, s), s.focus === role, this.#cropMark(role)) : '';
     }).join('');
+  }
+
+  /** `cropped 80×24` when the role's pane shows a window onto a larger screen, else ''. */
+  #cropMark(role: Role): string {
+    const screen = this.#agents?.[role].pane.screen;
+    return screen !== undefined && this.#painters[role]?.cropped === true ? cropMark(screen.cols, screen.rows) : '';
   }
 
   /**

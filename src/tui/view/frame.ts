@@ -21,18 +21,23 @@ export const paneTitle = (role: Role, s: TuiState): string =>
 
 const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 
+/** The bottom border's note on a pane that shows a window onto its agent's larger terminal. */
+export const cropMark = (cols: number, rows: number): string => `cropped ${cols}×${rows}`;
+
 /**
- * A pane's border with its title in the top line: `╭─ planner · claude · working ─╮`. The focused
- * pane gets a bold cyan border. Cursor-addressed, so it can be painted next to anything else.
+ * A pane's border with its title in the top line: `╭─ planner · claude · working ─╮`, and `note`
+ * (a crop mark) at the right of the bottom line. The focused pane gets a bold cyan border.
+ * Cursor-addressed, so it can be painted next to anything else.
  */
-export function paneFrame(rect: Rect, title: string, focused: boolean): string {
+export function paneFrame(rect: Rect, title: string, focused: boolean, note = ''): string {
   const { top, left, width, height } = rect;
   if (width < 4 || height < 2) return '';
   const color = focused ? '\x1b[1;36m' : '\x1b[2m';
   const label = fit(` ${title} `, width - 4);
   const out = [color, at(top, left), `╭─${label}${'─'.repeat(Math.max(0, width - 3 - columns(label)))}╮`];
   for (let r = 1; r < height - 1; r++) out.push(at(top + r, left), '│', at(top + r, left + width - 1), '│');
-  out.push(at(top + height - 1, left), `╰${'─'.repeat(width - 2)}╯`, '\x1b[0m');
+  const mark = note === '' ? '' : fit(` ${note} `, width - 4);
+  out.push(at(top + height - 1, left), `╰${'─'.repeat(Math.max(0, width - 3 - columns(mark)))}${mark}─╯`, '\x1b[0m');
   return out.join('');
 }
 
