@@ -1,7 +1,8 @@
 /**
  * Resizing the terminal as people do, in tmux: at rest after the demo is done and while a relay
  * runs, with the help open during one of them. After each resize both frames' borders, the band
- * and the goal line stand where the layout puts them, and nothing stands outside them.
+ * and the goal line stand where the layout puts them, and nothing stands outside them; a pane that
+ * shrank and grew back shows its agent's lines again.
  */
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../src/protocol/index.js';
@@ -32,7 +33,9 @@ function frameProblem(g: string[][], role: Role, rect: Rect): string | null {
   const bottom = top + height - 1;
   if (!text(g, top, left, right + 1).startsWith(`╭─ ${role} · `) || g[top]?.[right] !== '╮')
     return `the ${role}'s top border on row ${top}`;
-  if (text(g, bottom, left, right + 1) !== `╰${'─'.repeat(width - 2)}╯`) return `the ${role}'s bottom border on row ${bottom}`;
+  // A pane smaller than its agent's minimum says so in its bottom border (`cropped 60×16`).
+  if (!/^╰─+(?: cropped \d+×\d+ ─)?╯$/u.test(text(g, bottom, left, right + 1)) || columns(text(g, bottom, left, right + 1)) !== width)
+    return `the ${role}'s bottom border on row ${bottom}`;
   for (let y = top + 1; y < bottom; y++)
     if (g[y]?.[left] !== '│' || g[y]?.[right] !== '│')
       return `the ${role}'s side borders on row ${y}: ${JSON.stringify(text(g, y, 0, g[y]!.length))}`;
@@ -95,6 +98,28 @@ describe('resizing the terminal', () => {
     await untilScreen('the demo done', (s) => band(s).endsWith('done'), 60_000);
     for (const [cols, rows] of SIZES) await resizeTo(cols, rows);
     expect(band(await resizeTo(200, 50))).toContain('3/10 · done');
+  });
+
+  it('a pane that shrank to 60×12 and grew back to 200×50 shows the rows it showed before', async () => {
+    await start(200, 50);
+    await untilScreen('the demo done', (s) => band(s).endsWith('done'), 60_000);
+    const planner = layout(200, 50, CHROME_ROWS, 'planner', false).panes.planner!.inner;
+    const rows = (screen: string) =>
+      grid(screen, 200, 50)
+        .slice(planner.top, planner.top + planner.height)
+        .map((row) =>
+          row
+            .slice(planner.left, planner.left + planner.width)
+            .join('')
+            .trimEnd(),
+        )
+        .filter((row) => row !== '');
+    const before = rows(await resizeTo(200, 50));
+    await resizeTo(60, 12);
+    const after = rows(await resizeTo(200, 50));
+    const back = before.filter((row) => after.includes(row));
+    expect(before.length).toBeGreaterThan(20);
+    expect(back.length / before.length, `${back.length} of ${before.length} rows back:\n${after.join('\n')}`).toBeGreaterThanOrEqual(0.6);
   });
 
   it('while the relay runs, with the help open across one resize', async () => {
