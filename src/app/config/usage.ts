@@ -99,7 +99,7 @@ const OPTIONS: readonly (readonly [string, string])[] = [
     '--no-mouse',
     'leave the mouse to the terminal (by default a click focuses a pane, a drag copies, the wheel scrolls the pane under it, or each goes to an agent that asked for the mouse)',
   ],
-  ['--cols N, --rows N', "size of each agent's terminal with --headless (default 120x40)"],
+  ['--cols N, --rows N', "size of each agent's terminal with --headless (default 120x40; never below its profile's minimum)"],
   ['--resume [RUN]', 'go on with an interrupted or paused run (default: the latest)'],
   ['--resume --all', 'go on with every relay of the repository that is not done, in one relevo'],
   ['--max-starting N', 'relays whose agents may be starting at once (default 2)'],
