@@ -34,7 +34,7 @@ async function tui() {
   });
   const store = new Store(tuiState());
   const view = layout(160, 11, 4, 'planner', false);
-  const compositor = stub<Compositor>({ view, schedule: () => {}, placeCursor: () => {}, relayout: () => {} });
+  const compositor = stub<Compositor>({ view, schedule: () => {}, placeCursor: () => {}, relayout: () => {}, window: () => ({ top: 0, left: 0 }) });
   const toasts: string[] = [];
   const toast = (t: string) => void toasts.push(t);
   const run = commandRunner({

@@ -335,8 +335,9 @@ describe('PanePainter', () => {
     await pane.write(`${E}?25l`);
     expect(painter.cursorSequence(true)).toBe(`${E}?25l`);
     await pane.write(`${E}?25h${E}5;16H`);
-    painter.resize({ ...RECT, width: 10, height: 3 }); // cursor now outside the cropped rectangle
-    expect(painter.cursorSequence(true)).toBe(`${E}?25l`);
+    // A narrower rectangle pans to the cursor past its right edge, as tmux does: the cursor in its last column.
+    painter.resize({ ...RECT, width: 10, height: 3 });
+    expect(painter.cursorSequence(true)).toBe(`${E}5;15H${E}?25h`);
     // The cursor in the screen's last row: the rectangle shows the bottom 3 rows, the cursor in its last.
     await pane.write(`${E}5;4H`);
     expect(painter.cursorSequence(true)).toBe(`${E}5;9H${E}?25h`);
