@@ -17,7 +17,8 @@ import { stub } from '../helpers/stub.js';
 import { tuiState } from '../helpers/tui-state.js';
 
 /** Both panes side by side on a 160×11 terminal: each agent's screen is 78×5, with 20 lines printed. */
-async function tui() {
+/** `shown`: the part of each agent's screen its pane shows (a cropped pane's window). */
+async function tui(shown = { top: 0, left: 0 }) {
   const screens = { planner: new Screen({ cols: 78, rows: 5 }), builder: new Screen({ cols: 78, rows: 5 }) };
   const lines = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\r\n');
   await Promise.all([screens.planner.write(lines), screens.builder.write(lines)]);
@@ -34,7 +35,7 @@ async function tui() {
   });
   const store = new Store(tuiState());
   const view = layout(160, 11, 4, 'planner', false);
-  const compositor = stub<Compositor>({ view, schedule: () => {}, placeCursor: () => {}, relayout: () => {}, window: () => ({ top: 0, left: 0 }) });
+  const compositor = stub<Compositor>({ view, schedule: () => {}, placeCursor: () => {}, relayout: () => {}, window: () => shown });
   const toasts: string[] = [];
   const toast = (t: string) => void toasts.push(t);
   const run = commandRunner({
@@ -220,5 +221,12 @@ describe('the mouse', () => {
     route('\x1b[200~\x1b[<0;100;3M\x1b[201~');
     expect(typed).toEqual(['paste:\x1b[<0;100;3M']);
     expect(written.builder).toHaveLength(3);
+  });
+
+  it('a cropped pane: the agent hears the cell of its own screen, the window offset added', async () => {
+    const { screens, route, written } = await tui({ top: 11, left: 20 });
+    await screens.builder.write('\x1b[?1000h\x1b[?1006h');
+    route('\x1b[<0;100;3M');
+    expect(written.builder).toEqual(['\x1b[<0;39;13M']);
   });
 });
