@@ -5,7 +5,7 @@
  */
 import { type BufferText, watchLeaving } from './screen-buffer.js';
 import { Scrollback } from './scrollback.js';
-import type { CellSlot, ScrollbackHooks } from './xterm-internals.js';
+import type { BufferPosition, CellSlot, ScrollbackHooks } from './xterm-internals.js';
 
 /** A line as the screen reads it, from xterm's buffer or from the scrollback. */
 export type ReadLine<C> = {
@@ -25,16 +25,19 @@ type Terminal<C> = {
       readonly type: 'normal' | 'alternate';
       readonly length: number;
       readonly baseY: number;
+      readonly cursorX: number;
+      readonly cursorY: number;
       getLine(y: number): ReadLine<C> | undefined;
       getNullCell(): C;
     };
   };
-  registerMarker(
-    offset: number,
-  ): { readonly line: number; readonly isDisposed: boolean; onDispose(cb: () => void): unknown; dispose(): void } | undefined;
+  registerMarker(offset: number): XtermMarker | undefined;
   readonly parser: { registerCsiHandler(id: { prefix?: string; final: string }, cb: (params: (number | number[])[]) => boolean): unknown };
   resize(cols: number, rows: number): void;
 };
+
+/** xterm's marker on a line of its buffer (disposed when the line leaves it). */
+type XtermMarker = { readonly line: number; readonly isDisposed: boolean; onDispose(cb: () => void): unknown; dispose(): void };
 
 /** A point in the lines that follows scrolling; `line` is -1 once it is no longer kept. */
 export type Mark = { readonly line: number; dispose(): void };
@@ -42,6 +45,7 @@ export type Mark = { readonly line: number; dispose(): void };
 export class ScreenLines<C> {
   readonly #term: Terminal<C>;
   readonly #hooks: ScrollbackHooks | undefined;
+  readonly #position: (() => BufferPosition | undefined) | undefined;
   /** xterm's buffers, read once (the getter checks an option on every call). */
   readonly #buffers: Terminal<C>['buffer'];
   /** Scrollback lines xterm itself keeps (the rest go to #kept). */
@@ -50,35 +54,48 @@ export class ScreenLines<C> {
   #watched: object | undefined;
   /** Lines the next trims drop instead of keeping: the scrollback being erased (ED3). */
   #erasing = 0;
+  /** The last line above the screen when it was last cleared: it and the lines above never come back when it grows (tmux's rule). */
+  #cleared: XtermMarker | undefined;
   /** The view's first line, as a count of lines ever kept (so new lines do not move it); null: the live screen. */
   #viewAt: number | null = null;
   readonly #slot: C;
 
   /**
    * `keep`: lines kept above the live screen, at least; xterm itself holds `live` of them, or all
-   * of them without `hooks` (xterm's internals the compact scrollback needs).
+   * of them without `hooks` (xterm's internals the compact scrollback needs). `position`: xterm's
+   * normal buffer, moved when the screen grows (without it, xterm's own rule: see `#grow`).
    */
-  constructor(term: Terminal<C>, keep: number, live: number, hooks: ScrollbackHooks | undefined) {
+  constructor(
+    term: Terminal<C>,
+    keep: number,
+    live: number,
+    hooks: ScrollbackHooks | undefined,
+    position?: () => BufferPosition | undefined,
+  ) {
     this.#term = term;
     this.#hooks = hooks;
+    this.#position = position;
     this.#buffers = term.buffer;
     this.#live = hooks === undefined ? keep : Math.min(live, keep);
     if (hooks === undefined) term.options.scrollback = this.#live;
     this.#kept = new Scrollback(keep - this.#live);
     this.#slot = this.#buffers.active.getNullCell();
     this.#watch();
-    const erase = (params: (number | number[])[]) => {
-      if (params[0] === 3 && this.#buffers.active.type === 'normal') {
+    const erase = (selective: boolean) => (params: (number | number[])[]) => {
+      if (this.#buffers.active.type !== 'normal') return false;
+      if (params[0] === 3) {
         this.#kept.clear();
         this.#erasing = Math.max(0, this.#buffers.active.length - term.rows);
-      }
+      } else if (!selective) this.#clearing(typeof params[0] === 'number' ? params[0] : 0);
       return false;
     };
-    term.parser.registerCsiHandler({ final: 'J' }, erase);
-    term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase);
+    term.parser.registerCsiHandler({ final: 'J' }, erase(false));
+    term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase(true));
     // A hard reset (RIS) gives xterm new buffers: the history goes, the new list is watched.
     hooks?.onReset(() => {
       this.#kept.clear();
+      this.#cleared?.dispose();
+      this.#cleared = undefined;
       this.#watch();
     });
   }
@@ -185,13 +202,54 @@ export class ScreenLines<C> {
   /**
    * Resizes xterm. When it gets narrower, xterm rewraps its lines into more rows and would drop
    * the oldest past its limit without trimming them: the limit is raised for the resize, then set
-   * back, which trims them into the scrollback.
+   * back, which trims them into the scrollback. When it gets taller, the rows come first, at the
+   * old width (xterm's order, and tmux's).
    */
   resize(cols: number, rows: number): void {
     const term = this.#term;
     if (cols < term.cols) term.options.scrollback = Math.max(this.#live, this.#buffers.active.length * Math.ceil(term.cols / cols));
+    if (rows > term.rows) this.#grow(rows);
     term.resize(cols, rows);
     term.options.scrollback = this.#live;
+  }
+
+  /**
+   * The screen gets taller as a tmux pane does: the lines that left its top since it was last
+   * cleared come back down, as many as the new rows, and blank rows fill the rest at the bottom.
+   * xterm brings them back only while the cursor is on the last row, and an inline program's cursor
+   * is often above it (in its input box): the lines are moved here, and xterm adds only blank rows.
+   */
+  #grow(rows: number): void {
+    const buffer = this.#position?.();
+    if (buffer === undefined) return;
+    const cleared = this.#cleared === undefined || this.#cleared.isDisposed ? 0 : this.#cleared.line + 1;
+    const pull = Math.max(0, Math.min(rows - this.#term.rows, buffer.ybase - cleared));
+    const y = buffer.y;
+    buffer.ybase -= pull;
+    buffer.ydisp = Math.max(0, buffer.ydisp - pull);
+    // Above the screen's top, the cursor is never on its last row: xterm pulls no line back itself.
+    buffer.y = -1;
+    try {
+      this.#term.resize(this.#term.cols, rows);
+    } finally {
+      buffer.y = y + pull;
+    }
+  }
+
+  /**
+   * An erase in display (mode `mode`): tmux scrolls a screen cleared whole (mode 2, or mode 0 from
+   * the top left corner) into its history when it has any text, and from then on a pane that grows
+   * brings back only lines that scrolled out later.
+   */
+  #clearing(mode: number): void {
+    const buf = this.#buffers.active;
+    if (mode !== 2 && !(mode === 0 && buf.cursorX === 0 && buf.cursorY === 0)) return;
+    let used = false;
+    for (let y = 0; y < this.#term.rows && !used; y++) used = (buf.getLine(buf.baseY + y)?.translateToString(true) ?? '') !== '';
+    if (!used) return;
+    this.#cleared?.dispose();
+    // The last line above the screen (xterm's erase disposes the markers of the lines it clears).
+    this.#cleared = buf.baseY > 0 ? this.#term.registerMarker(-buf.cursorY - 1) : undefined;
   }
 
   #watch(): void {

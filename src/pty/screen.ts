@@ -78,7 +78,7 @@ export class Screen {
     this.#cursorVisible = trackCursorVisible(this.#term);
     this.#mouse = trackMouse(this.#term);
     const internals = xtermInternals(this.#term);
-    this.#lines = new ScreenLines<XCell>(this.#term, keep, XTERM_SCROLLBACK, internals.scrollback);
+    this.#lines = new ScreenLines<XCell>(this.#term, keep, XTERM_SCROLLBACK, internals.scrollback, internals.position);
     this.text = this.#lines.bufferText();
     this.#damage = new DamageTracker(this.#term, internals.onRefreshRows);
     for (const code of options.osc ?? []) {

@@ -48,6 +48,11 @@ export type ScrollbackHooks = {
   normalLines(): LineList<XtermLine> | undefined;
   onReset(listener: () => void): unknown;
 };
+/**
+ * The normal buffer's scroll position (xterm's Buffer): `ybase`, the scrollback lines above the live
+ * screen; `ydisp`, xterm's own view; `y`, the cursor's row. Written by a screen that grows (screen-lines.ts).
+ */
+export type BufferPosition = { ybase: number; ydisp: number; y: number };
 type RowsListener = (rows: { start: number; end: number } | undefined) => void;
 /** The input handler's events read (each checked to be a function before use). */
 type InputEvents = { onRequestRefreshRows(listener: RowsListener): unknown; onRequestReset(listener: () => void): unknown };
@@ -60,15 +65,19 @@ export type XtermInternals = {
   /** The input handler's rows-to-refresh event: the rows each parse changed. */
   readonly onRefreshRows: ((listener: RowsListener) => unknown) | undefined;
   readonly scrollback: ScrollbackHooks | undefined;
+  /** The normal buffer's scroll position, read again after a reset (its buffers are new). */
+  readonly position: (() => BufferPosition | undefined) | undefined;
   readonly problems: readonly XtermProblem[];
 };
 
 const REPAINT = 'every row counts as changed on every frame';
 const OWN_SCROLLBACK = 'xterm keeps the whole scrollback itself (more memory, the same lines)';
+const OWN_GROW = "a screen that grows shows the lines that left its top only when the cursor is on its last row (xterm's own rule)";
 const INTERNAL = {
   refreshRows: 'Terminal._core._inputHandler.onRequestRefreshRows',
   reset: 'Terminal._core._inputHandler.onRequestReset',
   lines: 'Terminal._core._bufferService.buffers.normal.lines',
+  position: 'Terminal._core._bufferService.buffers.normal.ybase, ydisp, y',
   line: 'BufferLine._data, _combined, _extendedAttrs',
   cell: 'CellData.content, fg, bg, combinedData, extended',
 } as const;
@@ -101,6 +110,14 @@ function listProblem(lines: unknown): string | null {
   const method = LIST_METHODS.find((m) => typeof list[m] !== 'function');
   if (method !== undefined) return `a list without ${method}()`;
   return typeof list.length === 'number' && typeof list.maxLength === 'number' ? null : 'a list without length or maxLength';
+}
+
+/** The buffer's scroll position, or what is wrong with it. */
+function positionProblem(buffer: unknown): string | null {
+  if (!isObject(buffer)) return not(buffer, 'a Buffer');
+  const b = buffer as Record<string, unknown>;
+  const field = (['ybase', 'ydisp', 'y'] as const).find((k) => typeof b[k] !== 'number');
+  return field === undefined ? null : `a buffer whose ${field} is ${shape(b[field])}`;
 }
 
 /** A line's shape, or what is wrong with it. */
@@ -145,9 +162,11 @@ export function xtermInternals(term: object): XtermInternals {
   const refresh = input?.onRequestRefreshRows;
   const reset = input?.onRequestReset;
   const lines = core(term, '_bufferService', 'buffers', 'normal', 'lines');
+  const normal = () => core(term, '_bufferService', 'buffers', 'normal');
   const refreshOk = wrong(INTERNAL.refreshRows, typeof refresh === 'function' ? null : not(refresh, 'a function'), REPAINT);
   const resetOk = wrong(INTERNAL.reset, typeof reset === 'function' ? null : not(reset, 'a function'), OWN_SCROLLBACK);
   const listOk = wrong(INTERNAL.lines, listProblem(lines), OWN_SCROLLBACK);
+  const positionOk = wrong(INTERNAL.position, positionProblem(normal()), OWN_GROW);
   const lineOk = listOk && wrong(INTERNAL.line, lineProblem((lines as LineList<unknown>).get(0)), OWN_SCROLLBACK);
   const nullCell = at(term, ['buffer', 'active', 'getNullCell']);
   const cell = typeof nullCell === 'function' ? (nullCell as () => unknown).call(at(term, ['buffer', 'active'])) : undefined;
@@ -165,6 +184,12 @@ export function xtermInternals(term: object): XtermInternals {
             onReset: (listener) => input!.onRequestReset(listener),
           }
         : undefined,
+    position: positionOk
+      ? () => {
+          const now = normal();
+          return positionProblem(now) === null ? (now as BufferPosition) : undefined;
+        }
+      : undefined,
     problems,
   };
 }

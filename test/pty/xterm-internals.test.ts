@@ -83,6 +83,7 @@ describe('xterm internals', () => {
       'Terminal._core._inputHandler.onRequestRefreshRows: missing',
       'Terminal._core._inputHandler.onRequestReset: missing',
       'Terminal._core._bufferService.buffers.normal.lines: missing',
+      'Terminal._core._bufferService.buffers.normal.ybase, ydisp, y: missing',
     ]);
   });
 
