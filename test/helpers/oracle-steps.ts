@@ -10,6 +10,8 @@ export type Step =
   /** The window is resized; more than one size is a burst (a window being dragged). */
   | { readonly kind: 'resize'; readonly sizes: readonly Size[] }
   | { readonly kind: 'output'; readonly role: Role; readonly text: string }
+  /** The focused agent fills its pane and parks its cursor in an input box; the window shrinks to `shrink` and grows back. */
+  | { readonly kind: 'regrow'; readonly text: string; readonly shrink: Size }
   | { readonly kind: 'toast'; readonly text: string }
   /** The oldest toast leaves. */
   | { readonly kind: 'expire' }
@@ -43,6 +45,8 @@ export function stepText(step: Step): string {
       return `resize ${step.sizes.map(([c, r]) => `${c}×${r}`).join(' → ')}`;
     case 'output':
       return `output ${step.role} ${JSON.stringify(step.text).slice(0, 120)}`;
+    case 'regrow':
+      return `regrow through ${step.shrink.join('×')} after ${JSON.stringify(step.text).slice(0, 80)}`;
     case 'history-open':
       return `history opens (${step.view.entries.length} handoffs)`;
     default:
@@ -120,6 +124,13 @@ export function nextStep(r: R, state: TuiState, paneRows: number): Step {
   if (roll < 45) {
     const text = Array.from({ length: 1 + r(4) }, () => programOutput(r, Math.max(1, paneRows))).join('');
     return { kind: 'output', role, text };
+  }
+  if (roll < 48) {
+    // Out of the alternate screen and any scroll region, more lines than the pane has, then an input box;
+    // each narrower than the narrowest pane (xterm rewraps the cursor's line by a rule of its own).
+    const lines = Array.from({ length: paneRows + 2 + r(20) }, (_, i) => `${i} ${'ab'.repeat(r(4))}`).join('\r\n');
+    const text = `\x1b[?1049l\x1b[r\r\n${lines}\r\n${'─'.repeat(10)}\r\n❯ ${'x'.repeat(r(8))}\r\n${'─'.repeat(10)}\x1b[A\r`;
+    return { kind: 'regrow', text, shrink: [15 + r(40), 5 + r(8)] };
   }
   if (roll < 53) return { kind: 'toast', text: sentence(r, 1 + r(30)) };
   if (roll < 57) return { kind: 'expire' };

@@ -117,6 +117,8 @@ export class OracleRun {
   #toastId = 0;
   /** How many steps of each kind could happen and were done. */
   readonly done = new Map<Step['kind'], number>();
+  /** What went wrong in the middle of a step (a regrow's shrunk screen), for the check after it. */
+  #wrongWithin: string | null = null;
 
   /** `minSize`: the smallest terminal the agents' CLIs are given (a smaller pane is a cropped window onto it). */
   constructor(cols: number, rows: number, minSize?: Size) {
@@ -184,6 +186,9 @@ export class OracleRun {
         await this.screen(step.role).write(step.text);
         compositor.schedule(step.role);
         break;
+      case 'regrow':
+        await this.#regrow(step.text, step.shrink);
+        break;
       case 'toast':
         this.#toast(step.text);
         break;
@@ -245,6 +250,30 @@ export class OracleRun {
     }
   }
 
+  /**
+   * The focused agent writes `text`, the window shrinks to `shrink` (checked there) and grows back:
+   * its screen then shows again the rows it showed before down to the cursor's, right above the
+   * cursor (a shrink drops the rows below the cursor, so a grow may pull older lines in on top, as in tmux).
+   */
+  async #regrow(text: string, [cols, rows]: readonly [number, number]): Promise<void> {
+    const { person, store } = this.#tui;
+    const screen = this.screen(store.state.focus);
+    await screen.write(text);
+    this.#tui.compositor.schedule(store.state.focus);
+    const before = screen.snapshot().viewport.slice(0, screen.cursorRow + 1);
+    const height = screen.rows;
+    const [wide, tall] = [person.columns, person.rows];
+    await person.resize(cols, rows);
+    this.#wrongWithin = await this.check();
+    await person.resize(wide, tall);
+    await settle(this.#tui);
+    const top = screen.cursorRow + 1 - before.length;
+    const after = screen.snapshot().viewport.slice(Math.max(0, top), screen.cursorRow + 1);
+    // Grown back to a terminal below relevo's minimum, the panes are not laid out: the screen stays small.
+    if (this.#wrongWithin === null && screen.rows >= height && (top < 0 || after.join('\n') !== before.join('\n')))
+      this.#wrongWithin = `after growing back, the pane shows\n${after.join('\n')}\n--- instead of\n${before.join('\n')}`;
+  }
+
   /** The person's terminal once everything armed has run: its rows as text, and how many times relevo cleared it. */
   async shown(): Promise<{ readonly rows: readonly string[]; readonly clears: number }> {
     await settle(this.#tui);
@@ -253,6 +282,9 @@ export class OracleRun {
 
   /** After a step has settled: where the person's terminal differs from a fresh paint of the same state, or null. */
   async check(): Promise<string | null> {
+    const within = this.#wrongWithin;
+    this.#wrongWithin = null;
+    if (within !== null) return within;
     await settle(this.#tui);
     const live = this.#tui.person;
     const fresh = openTui(live.columns, live.rows, this.#tui.store.state, this.#panes, MARGIN);

@@ -54,6 +54,7 @@ describe('the screen oracle', () => {
     const kinds = [
       'resize',
       'output',
+      'regrow',
       'toast',
       'expire',
       'help',
