@@ -251,7 +251,8 @@ export class OracleRun {
   }
 
   /**
-   * The focused agent writes `text`, the window shrinks to `shrink` (checked there) and grows back:
+   * The focused agent writes `text`, the window shrinks to `shrink` (checked there), the agent
+   * redraws its box below the cursor, and the window grows back:
    * its screen then shows again the rows it showed before down to the cursor's, right above the
    * cursor (a shrink drops the rows below the cursor, so a grow may pull older lines in on top, as in tmux).
    */
@@ -265,6 +266,9 @@ export class OracleRun {
     const [wide, tall] = [person.columns, person.rows];
     await person.resize(cols, rows);
     this.#wrongWithin = await this.check();
+    // The agent redraws its box at the new size, as inline CLIs do: a row below the cursor again.
+    await screen.write(`\r\n${'─'.repeat(10)}\x1b[A\r`);
+    this.#tui.compositor.schedule(store.state.focus);
     await person.resize(wide, tall);
     await settle(this.#tui);
     const top = screen.cursorRow + 1 - before.length;
