@@ -12,6 +12,7 @@ import {
   DENIED_LINE,
   echoLines,
   INTERRUPTED_LINE,
+  printedText,
   type RegionView,
   replyLines,
   SPINNER_INTERVAL_MS,
@@ -19,7 +20,15 @@ import {
   streamChunks,
   workedLines,
 } from './screen.js';
-import { ignoresEnter, initialScriptState, planTurn, type ScriptState, type TurnOutcome, withReferencedFiles } from './script.js';
+import {
+  type Block,
+  ignoresEnter,
+  initialScriptState,
+  planTurn,
+  type ScriptState,
+  type TurnOutcome,
+  withReferencedFiles,
+} from './script.js';
 import { TurnTimers } from './timers.js';
 
 export interface SimIO {
@@ -32,6 +41,8 @@ export interface SimIO {
   record?: (message: string) => void;
   /** Called when a turn has been answered, with the reply text (like Claude Code's Stop hook). */
   onStop?: (reply: string) => void;
+  /** Called when a turn that printed a `<handoff>` or `<done>` block has ended, with the block as printed. */
+  printed?: (block: Block) => void;
 }
 
 type Mode = 'idle' | 'busy' | 'permission';
@@ -45,6 +56,8 @@ class SimAgent {
   private script: ScriptState = initialScriptState;
   private turn: { outcome: TurnOutcome; startedAt: number } | null = null;
   private lastReply = '';
+  /** The block the reply being printed ends with, if any. */
+  private lastBlock: Block | null = null;
   private readonly timers = new TurnTimers();
   private spinner: NodeJS.Timeout | null = null;
   private escapeTimer: NodeJS.Timeout | null = null;
@@ -205,7 +218,7 @@ class SimAgent {
       return;
     }
     this.timers.after(thinkMs, () => {
-      if (outcome.kind === 'reply') return this.streamReply(outcome.reply, outcome.next);
+      if (outcome.kind === 'reply') return this.streamReply(outcome.reply, outcome.block, outcome.next);
       if (outcome.kind === 'limit') return this.endLimited(outcome.next);
       this.stopSpinner();
       this.mode = 'permission';
@@ -218,13 +231,14 @@ class SimAgent {
     if (outcome?.kind !== 'permission') return;
     this.mode = 'busy';
     this.startSpinner();
-    if (allowed) this.streamReply(outcome.reply, outcome.next);
-    else this.streamReply(outcome.denied.reply, outcome.denied.next, [DENIED_LINE, '']);
+    if (allowed) this.streamReply(outcome.reply, outcome.block, outcome.next);
+    else this.streamReply(outcome.denied.reply, null, outcome.denied.next, [DENIED_LINE, '']);
   }
 
-  private streamReply(reply: string, next: ScriptState, before: readonly string[] = []): void {
+  private streamReply(reply: string, block: Block | null, next: ScriptState, before: readonly string[] = []): void {
     this.script = next;
     this.lastReply = reply;
+    this.lastBlock = block === null ? null : { tag: block.tag, body: printedText(block.body) };
     const chunks = streamChunks([...before, ...replyLines(reply)]);
     chunks.forEach((chunk, i) => {
       const last = i === chunks.length - 1;
@@ -241,6 +255,7 @@ class SimAgent {
     this.turn = null;
     this.draw([...lastLines, ...workedLines(this.now() - startedAt)]);
     this.io.onStop?.(this.lastReply);
+    if (this.lastBlock !== null) this.io.printed?.(this.lastBlock);
     const queued = this.queue.shift();
     if (queued !== undefined) this.startTurn(queued);
   }

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { runAgent } from './agent.js';
 import { runStopHooks, stopHookCommands } from './hooks.js';
 import { parseSimArgs } from './options.js';
+import type { Block } from './script.js';
 
 export { runAgent, type SimIO } from './agent.js';
 export { parseSimArgs, type SimOptions } from './options.js';
@@ -19,6 +20,7 @@ export async function runSimAgent(args: string[]): Promise<number> {
     return 2;
   }
   let record: ((message: string) => void) | undefined;
+  let printed: ((block: Block) => void) | undefined;
   if (parsed.options.record !== undefined) {
     const file = resolve(parsed.options.record);
     try {
@@ -28,13 +30,16 @@ export async function runSimAgent(args: string[]): Promise<number> {
       process.stderr.write(`sim-agent: --record: cannot write ${file} (${reason})\n`);
       return 2;
     }
-    record = (message) => {
+    const append = (line: Record<string, string>) => {
       try {
-        appendFileSync(file, `${JSON.stringify({ text: message })}\n`);
+        appendFileSync(file, `${JSON.stringify(line)}\n`);
       } catch {
         // The file was writable at start; losing a record is better than killing the session.
       }
     };
+    // `{"text": …}` a message received; `{"handoff": …}` or `{"done": …}` a block printed at the end of a turn.
+    record = (message) => append({ text: message });
+    printed = (block) => append({ [block.tag]: block.body });
   }
   let onStop: ((reply: string) => void) | undefined;
   if (parsed.options.settings !== undefined) {
@@ -56,5 +61,6 @@ export async function runSimAgent(args: string[]): Promise<number> {
     cwd: process.cwd(),
     ...(onStop ? { onStop } : {}),
     ...(record ? { record } : {}),
+    ...(printed ? { printed } : {}),
   });
 }

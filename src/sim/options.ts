@@ -10,7 +10,10 @@ export interface SimOptions {
   misbehave: Misbehaviour[];
   appendSystemPrompt: string | undefined;
   name: string;
-  /** Append every message received to this JSON-lines file (`{"text": …}` per line). */
+  /**
+   * Append every message received (`{"text": …}`) and every block printed at the end of a turn
+   * (`{"handoff": …}`, `{"done": …}`: its body as on screen, without the tags) to this JSON-lines file.
+   */
   record: string | undefined;
   /** A Claude Code-style settings file whose `Stop` hooks run at the end of every answered turn. */
   settings: string | undefined;

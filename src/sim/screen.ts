@@ -71,6 +71,11 @@ export function echoLines(message: string): string[] {
   return [`${PROMPT} ${first}`, ...rest.map((line) => (line === '' ? '' : `  ${line}`)), ''];
 }
 
+/** Text as the transcript prints it, without the reply's indents: each line sanitized. */
+export function printedText(text: string): string {
+  return splitLines(text).map(sanitize).join('\n');
+}
+
 /** Transcript lines of a reply: `● ` then two-space indents; never wrapped here. */
 export function replyLines(reply: string): string[] {
   return splitLines(reply)

@@ -32,12 +32,13 @@ export type TurnOutcome =
   | { kind: 'exit'; turn: number }
   /** The turn stops on a usage limit: nothing answered (the turn is counted, so the next message is answered). */
   | { kind: 'limit'; turn: number; next: ScriptState }
-  | { kind: 'reply'; turn: number; reply: string; next: ScriptState }
+  | { kind: 'reply'; turn: number; reply: string; block: Block | null; next: ScriptState }
   | {
       kind: 'permission';
       turn: number;
-      /** Reply and state when the person allows the command. */
+      /** Reply, its block and state when the person allows the command. */
       reply: string;
+      block: Block | null;
       next: ScriptState;
       /** Reply and state when the person denies it. */
       denied: { reply: string; next: ScriptState };
@@ -75,9 +76,15 @@ const STEP_TASKS: Record<(typeof STEP_TITLES)[number], readonly string[]> = {
   ],
 };
 
+/** The `<handoff>` or `<done>` block a reply ends with: its tag and its body, without the tags. */
+export interface Block {
+  tag: 'handoff' | 'done';
+  body: string;
+}
+
 interface Reply {
   text: string;
-  block: { tag: 'handoff' | 'done'; body: string } | null;
+  block: Block | null;
 }
 
 function lines(text: string): string[] {
@@ -257,9 +264,10 @@ export function planTurn(config: ScriptConfig, state: ScriptState, message: stri
       kind: 'permission',
       turn,
       reply: text,
+      block: reply.block,
       next,
       denied: { reply: DENIED_REPLY, next: { ...state, turns: turn } },
     };
   }
-  return { kind: 'reply', turn, reply: text, next };
+  return { kind: 'reply', turn, reply: text, block: reply.block, next };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { type JournalLine, journalLineSchema } from '../../src/protocol/index.js';
+import { extract, type JournalLine, journalLineSchema } from '../../src/protocol/index.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/relevo-tui.js', import.meta.url));
 
@@ -69,13 +69,34 @@ export function onlyRunJournal(stateDir: string): { runId: string; lines: Journa
   return { runId: runs[0]!, lines: parseJournal(raw), raw };
 }
 
-/** The messages a simulator started with `--record FILE` received, oldest first (every process that appended to it). */
-export function recorded(file: string): string[] {
+/** A line of a simulator's `--record FILE`: a message it received, or a block it printed at the end of a turn. */
+type RecordLine = { text: string } | { handoff: string } | { done: string };
+
+function recordLines(file: string): RecordLine[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => (JSON.parse(l) as { text: string }).text);
+    .map((l) => JSON.parse(l) as RecordLine);
+}
+
+/** The messages a simulator started with `--record FILE` received, oldest first (every process that appended to it). */
+export function recorded(file: string): string[] {
+  return recordLines(file).flatMap((l) => ('text' in l ? [l.text] : []));
+}
+
+/**
+ * What a simulator started with `--record FILE` printed at the end of its turns, oldest first: each
+ * `<handoff>` body and `<done>` summary as relevo extracts it from the printed block (protocol/blocks.ts).
+ */
+export function printed(file: string): { handoffs: string[]; done: string[] } {
+  const handoffs: string[] = [];
+  const done: string[] = [];
+  for (const line of recordLines(file)) {
+    if ('handoff' in line) handoffs.push(extract(`<handoff>\n${line.handoff}\n</handoff>`).handoff ?? '');
+    if ('done' in line) done.push(extract(`<done>\n${line.done}\n</done>`).done ?? '');
+  }
+  return { handoffs, done };
 }
 
 /** relevo's command line for a run of `goal` by these two agent commands, then `extra`. */

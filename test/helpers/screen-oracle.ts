@@ -14,7 +14,7 @@ import { copyMode, enterCopy, leaveCopy } from '../../src/tui/actions/copy-mode.
 import { editLine, emptyLine } from '../../src/tui/input/line-editor.js';
 import { type HistoryView, historyKeys } from '../../src/tui/state/handoff-history.js';
 import { Store, type TuiState } from '../../src/tui/state/store.js';
-import { Compositor, firstLayout } from '../../src/tui/view/compositor.js';
+import { Compositor, firstLayout, type PaneViews } from '../../src/tui/view/compositor.js';
 import { RealTerminal } from '../../src/tui/view/terminal.js';
 import { type Step, stepText } from './oracle-steps.js';
 import { quietStdin, stub } from './stub.js';
@@ -78,13 +78,14 @@ type Size = { readonly cols: number; readonly rows: number };
 type Panes = Readonly<Record<Role, { readonly pane: TestPane; readonly minSize?: Size }>>;
 
 /** One compositor on one person's terminal. */
-type Tui = {
+export type Tui = {
   readonly person: PersonTerminal;
   readonly store: Store;
   readonly compositor: Compositor;
 };
 
-function openTui(cols: number, rows: number, state: TuiState, panes: Panes | null, margin = 0): Tui {
+/** relevo's compositor painting `state` (and the agents' `panes`, once given) into a person's terminal of `cols`×`rows`. */
+export function openTui(cols: number, rows: number, state: TuiState, panes: PaneViews | null, margin = 0): Tui {
   const person = new PersonTerminal(cols, rows, margin);
   const term = new RealTerminal({ stdin: quietStdin(), stdout: stub<NodeJS.WriteStream>(person) });
   const store = new Store(state);
@@ -95,7 +96,7 @@ function openTui(cols: number, rows: number, state: TuiState, panes: Panes | nul
   return { person, store, compositor };
 }
 
-function closeTui(tui: Tui): void {
+export function closeTui(tui: Tui): void {
   tui.compositor.dispose();
   tui.store.dispose();
   tui.person.screen.dispose();

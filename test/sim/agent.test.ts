@@ -4,9 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/sim/agent.js';
 import { parseSimArgs } from '../../src/sim/options.js';
 import { NBSP } from '../../src/sim/screen.js';
+import { type Block, stepText } from '../../src/sim/script.js';
 import { VirtualScreen } from '../helpers/pty/screen.js';
 import { SIM_REPORT_1, simPermissionPrompt } from '../helpers/sim-screen.js';
-import { sleep } from '../helpers/until.js';
+import { sleep, until } from '../helpers/until.js';
 
 const RULE = /^─+$/;
 
@@ -18,6 +19,8 @@ interface Sim {
   stderr(): string;
   /** Messages passed to the record hook. */
   records: string[];
+  /** Blocks passed to the printed hook, at the end of each turn that printed one. */
+  printed: Block[];
   until(text: string | RegExp, timeoutMs?: number): Promise<void>;
   text(): Promise<string>;
 }
@@ -40,12 +43,14 @@ function startSim(args: string[], cols = 80, rows = 30): Sim {
   );
   let stderr = '';
   const records: string[] = [];
+  const printed: Block[] = [];
   const exit = runAgent(parsed.options, {
     stdin,
     stdout,
     stderr: { write: (t: string) => (stderr += t) },
     cwd: '/tmp/project',
     record: (message) => records.push(message),
+    printed: (block) => printed.push(block),
   });
   const text = async (): Promise<string> => {
     await screen.flush();
@@ -62,6 +67,7 @@ function startSim(args: string[], cols = 80, rows = 30): Sim {
     exit,
     stderr: () => stderr,
     records,
+    printed,
     text,
     until: (wanted, timeoutMs = 5000) => screen.waitForText(wanted, timeoutMs),
   };
@@ -212,6 +218,44 @@ describe('sim agent loop', () => {
     await sleep(30);
     expect(sim.records).toEqual(['\n[relevo ronda 2 · de planner]\nbody  \n']);
     expect(await sim.text()).toContain('❯ [relevo ronda 2 · de planner]\n  body\n\n●');
+  });
+
+  it('reports each block it printed at the end of its turn, its body as on screen without the indents', async () => {
+    const sim = startSim(['--think-ms', '0', '--steps', '2'], 320);
+    await sim.until('? for shortcuts');
+    sim.send('Goal: page\tthe users\r');
+    await sim.until('✻ Worked for');
+    // A tab in the goal is printed as four spaces: the body is what the screen shows (wide enough not to wrap).
+    const step1 = stepText(1, 2, 'page    the users');
+    expect(sim.printed).toEqual([{ tag: 'handoff', body: step1 }]);
+    expect(await sim.text()).toContain(`<handoff>\n${step1.replace(/^/gm, '  ')}\n  </handoff>`);
+    sim.send(`${paste('[relevo ronda 1 · de builder]\nreport 1')}\r`);
+    await until('the second handoff', () => sim.printed.length === 2);
+    sim.send(`${paste('[relevo ronda 2 · de builder]\nreport 2')}\r`);
+    await until('the done summary', () => sim.printed.length === 3);
+    expect(sim.printed.slice(1)).toEqual([
+      { tag: 'handoff', body: stepText(2, 2, 'page    the users') },
+      { tag: 'done', body: 'Goal met: page    the users in 2 rounds.' },
+    ]);
+  });
+
+  it('reports no block for a turn that printed none: a plain answer, a denial, an interrupted turn', async () => {
+    const sim = startSim(['--role', 'builder', '--think-ms', '20', '--misbehave', 'permission:1']);
+    await sim.until('? for shortcuts');
+    sim.send(`${paste('[relevo ronda 1 · de planner]\nDo it')}\r`);
+    await sim.until('Do you want to proceed?');
+    sim.send('2');
+    await sim.until('● Permission denied; nothing done.');
+    sim.send('hello\r');
+    await sim.until('● You said: hello');
+    await sim.until('✻ Worked for 0s\n\n─');
+    const slow = startSim(['--think-ms', '5000']);
+    await slow.until('? for shortcuts');
+    slow.send('Goal: slow\r');
+    await slow.until('esc to interrupt');
+    slow.send('\x1b');
+    await slow.until('⎿ Interrupted');
+    expect([...sim.printed, ...slow.printed]).toEqual([]);
   });
 
   it('exits with code 1 during the thinking of an exit turn', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { BIN, printed, recorded, tempDir } from '../helpers/cli.js';
 import { VirtualScreen } from '../helpers/pty/screen.js';
 import { SIM_REPORT_1 } from '../helpers/sim-screen.js';
 import { sleep } from '../helpers/until.js';
@@ -61,9 +61,14 @@ describe('sim-agent in a real pty', () => {
 
     sim.proc.write('\x03');
     expect(await sim.exit).toBe(0);
+    // What it received, then the body of the handoff it printed (as on screen, without indents and tags).
+    const report = SIM_REPORT_1.slice(3, -1).map((line) => line.slice(2));
     expect(readFileSync(record, 'utf8')).toBe(
-      `${JSON.stringify({ text: '[relevo ronda 1 · de planner]\nStep 1 of 3: Write the failing tests — X' })}\n`,
+      `${JSON.stringify({ text: '[relevo ronda 1 · de planner]\nStep 1 of 3: Write the failing tests — X' })}\n` +
+        `${JSON.stringify({ handoff: report.join('\n') })}\n`,
     );
+    expect(recorded(record)).toEqual(['[relevo ronda 1 · de planner]\nStep 1 of 3: Write the failing tests — X']);
+    expect(printed(record)).toEqual({ handoffs: [report.join('\n')], done: [] });
   });
 
   it('exits 1 on an exit misbehaviour and 2 on a bad flag', async () => {

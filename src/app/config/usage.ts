@@ -48,7 +48,7 @@ const EXPLAIN: Form = ['relevo-tui explain', '--profile NAME [--json] SCREEN.txt
 const NEW: Form = ['relevo-tui new', '--goal TEXT [--branch NAME] [--base REV] [options]'];
 const MERGE: Form = ['relevo-tui merge', 'NAME [--squash]'];
 const RM: Form = ['relevo-tui rm', 'NAME [--force]'];
-const SIM: Form = ['relevo-tui sim-agent', '[--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN]'];
+const SIM: Form = ['relevo-tui sim-agent', '[--role planner|builder] [--steps N] [--think-ms MS] [--misbehave KIND:TURN] [--record FILE]'];
 
 /** The usage lines the commands print with an argument error (one line each). */
 export const RUNS_USAGE = RUNS.join(' ');
@@ -319,7 +319,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(
       usageLines([SIM]),
       '',
       paragraph(
-        'The built-in simulated agent that --demo runs as the planner and the builder: it answers each message with a scripted <handoff> after --think-ms, and --misbehave KIND:TURN makes it misbehave on that turn (for tests).',
+        'The built-in simulated agent that --demo runs as the planner and the builder: it answers each message with a scripted <handoff> after --think-ms, and --misbehave KIND:TURN makes it misbehave on that turn (for tests). --record FILE appends to FILE, as JSON lines, every message it receives ({"text": …}) and every <handoff> or <done> body it prints at the end of a turn ({"handoff": …}, {"done": …}).',
       ),
     ),
   }),
