@@ -44,9 +44,14 @@ export class AgentPane implements DeliveryTarget {
   readonly #onState = new Emitter<AgentState | 'exited'>();
   readonly #onEvaluated = new Emitter<void>();
   readonly #onTurnBegan = new Emitter<{ readonly sent: string | null }>();
+  readonly #onResized = new Emitter<void>();
+  /** A size the agent's terminal was given while it drew a turn read from its screen: it gets it once the turn ends. */
+  #waitingSize: { readonly cols: number; readonly rows: number } | null = null;
   /** A turn started: relevo submitted a message, or someone typed into the agent directly. */
   readonly onTurnBegan = this.#onTurnBegan.event;
   readonly onTurnEnded = this.#onTurnEnded.event;
+  /** The agent's terminal took a size that waited for its turn to end (the view of it changes). */
+  readonly onResized = this.#onResized.event;
   readonly onBlocked = this.#onBlocked.event;
   readonly onUnblocked = this.#onUnblocked.event;
   readonly onLimited = this.#onLimited.event;
@@ -111,6 +116,34 @@ export class AgentPane implements DeliveryTarget {
   get minSize(): { readonly cols: number; readonly rows: number } {
     const { min_cols, min_rows } = this.profile.data.screen;
     return { cols: min_cols, rows: min_rows };
+  }
+
+  /**
+   * The agent's terminal follows its pane. An agent whose replies are read from its screen alone
+   * (no hook, no transcript) keeps its size while a turn runs and takes the new one when the turn
+   * ends: a resize racing its redraws would garble the reply on its screen (a CLI erases the rows it
+   * counted at the old width), and what is relayed must never depend on the terminal's size.
+   */
+  resize(cols: number, rows: number): void {
+    if (this.#tracker.active && this.#screenOnly && (cols !== this.pane.screen.cols || rows !== this.pane.screen.rows)) {
+      this.#waitingSize = { cols, rows };
+      return;
+    }
+    this.#waitingSize = null;
+    this.pane.resize(cols, rows);
+  }
+
+  get #screenOnly(): boolean {
+    return this.profile.data.hook === undefined && this.profile.data.transcript === undefined;
+  }
+
+  /** The size that waited for the turn, now the turn is over. */
+  #takeWaitingSize(): void {
+    const size = this.#waitingSize;
+    if (size === null || this.pane.exited) return;
+    this.#waitingSize = null;
+    this.pane.resize(size.cols, size.rows);
+    this.#onResized.fire();
   }
 
   get inTurn(): boolean {
@@ -200,6 +233,7 @@ export class AgentPane implements DeliveryTarget {
   /** Delivery gave up: no turn is running. */
   cancelTurn(): void {
     this.#tracker.cancel();
+    this.#takeWaitingSize();
   }
 
   /** Current screen evaluated now (used after writes by delivery). */
@@ -262,6 +296,7 @@ export class AgentPane implements DeliveryTarget {
     const rows = this.pane.screen.rowsFrom(Math.max(from, 0));
     const shown = reconstructReply(rows, this.profile.layout, this.#sent);
     const { text, interrupted } = withHistory(shown, this.pane.history, this.#logFrom, this.profile.layout, this.#sent);
+    this.#takeWaitingSize();
     this.#onTurnEnded.fire({ reply: text, source: 'screen', interrupted, lossy: this.profile.data.reply.hard_wrap });
   }
 
@@ -289,6 +324,7 @@ export class AgentPane implements DeliveryTarget {
     this.#turnStart?.dispose();
     this.#idleStart?.dispose();
     for (const e of [this.#onTurnEnded, this.#onBlocked, this.#onUnblocked, this.#onLimited, this.#onState, this.#onEvaluated]) e.dispose();
+    this.#onResized.dispose();
     this.#onTurnBegan.dispose();
     this.hold.dispose();
   }

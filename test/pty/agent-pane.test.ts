@@ -60,6 +60,33 @@ describe('AgentPane over a fake pane', () => {
     expect([agent.inTurn, agent.state]).toEqual([false, 'busy']);
   });
 
+  it('an agent read from its screen alone keeps its size while its turn runs, and takes the new one when the turn ends', async () => {
+    const { pane, agent, turn } = await busyTurn();
+    const sizes: [number, number][] = [];
+    pane.resize = (cols: number, rows: number) => void sizes.push([cols, rows]);
+    const resized: number[] = [];
+    agent.onResized(() => resized.push(sizes.length));
+    agent.resize(50, 10);
+    agent.resize(60, 12);
+    expect(sizes).toEqual([]);
+    agent.turnReported();
+    await pane.draw('\r\x1b[Kdone it\r\n> ');
+    expect((await turn).reply).toContain('done it');
+    expect([sizes, resized]).toEqual([[[60, 12]], [1]]);
+    // Between turns a resize is the agent's at once.
+    agent.resize(70, 14);
+    expect(sizes.at(-1)).toEqual([70, 14]);
+  });
+
+  it('an agent whose replies come from its hook or transcript follows its pane during a turn too', async () => {
+    const hooked = compileProfile({ ...patient().data, hook: { kind: 'claude-stop', grace_ms: 0, async: false, ends_turn: false } });
+    const { pane, agent } = await busyTurn(hooked);
+    const sizes: [number, number][] = [];
+    pane.resize = (cols: number, rows: number) => void sizes.push([cols, rows]);
+    agent.resize(50, 10);
+    expect(sizes).toEqual([[50, 10]]);
+  });
+
   it('ends the turn when a rule marked ends_turn says idle (OSC 7501 done), and not on a plain idle screen', async () => {
     const { pane, agent, turn } = await busyTurn();
     await pane.draw('\r\x1b[K> ');

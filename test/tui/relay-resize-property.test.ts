@@ -51,8 +51,8 @@ function size(r: (n: number) => number): readonly [number, number] {
 /**
  * A person resizing their terminal until stopped: at a random moment of the relay (now, while an
  * agent thinks, while it prints its reply, right after a turn ended, while a delivery is typed), a
- * burst of resizes a few ms apart, laid out once it is over, the focus moved now and then during it
- * (a narrow terminal shows the focused pane alone, and sizes only its agent's PTY).
+ * burst of resizes a few ms apart (or far enough apart that each is laid out), the focus moved now
+ * and then (a narrow terminal shows the focused pane alone, and sizes only its agent's PTY).
  */
 class Storm {
   /** The sizes walked and the focus moves, in order, for the report. */
@@ -100,7 +100,7 @@ class Storm {
     switch (r(5)) {
       case 0:
         this.walked.push('(now)');
-        await sleep(100 + r(300));
+        await sleep(r(300));
         return;
       case 1:
         this.walked.push('(thinking)');
@@ -132,17 +132,17 @@ class Storm {
 
   async #burst(): Promise<void> {
     const { r, tui } = this;
+    const apart = r(3) === 0;
     for (let n = 1 + r(5); n > 0 && !this.#stopped; n--) {
-      const [cols, rows] = size(r);
-      this.walked.push(`${cols}x${rows}`);
-      await tui.person.resize(cols, rows);
-      // A focus move during the burst is laid out with it, once the burst is over.
       if (r(3) === 0) {
         const focus = peerOf(tui.store.state.focus);
         this.walked.push(`focus ${focus}`);
         tui.store.update({ focus });
       }
-      await sleep(1 + r(15));
+      const [cols, rows] = size(r);
+      this.walked.push(`${cols}x${rows}`);
+      await tui.person.resize(cols, rows);
+      await sleep(apart ? 50 + r(100) : 1 + r(15));
     }
   }
 }

@@ -31,6 +31,9 @@ const HIDE_CURSOR = '\x1b[?25l';
 export type PaneView = {
   readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void };
   readonly minSize?: { readonly cols: number; readonly rows: number };
+  /** Sizes the agent's terminal (it may wait for the agent's turn to end, then say so in `onResized`); absent: the pane's own. */
+  resize?(cols: number, rows: number): void;
+  readonly onResized?: (listener: () => void) => { dispose(): void };
 };
 export type PaneViews = Readonly<Record<Role, PaneView>>;
 
@@ -54,6 +57,8 @@ export class Compositor {
   /** The agents' panes: none on the first frame, painted while the run opens (`attach`). */
   #agents: PaneViews | null;
   readonly #painters: Partial<Record<Role, PanePainter>> = {};
+  /** Each painted agent's resize that waited for its turn: the screen is laid out again (its size and crop mark). */
+  readonly #resizeWatch: Partial<Record<Role, { dispose(): void }>> = {};
   readonly #chrome: OffscreenInk;
   readonly #overlays = new Overlays();
   #view: Layout;
@@ -201,12 +206,18 @@ export class Compositor {
       return undefined;
     }
     const min = agent.minSize ?? { cols: 1, rows: 1 };
-    agent.pane.resize(Math.max(box.inner.width, min.cols), Math.max(box.inner.height, min.rows));
+    const [cols, rows] = [Math.max(box.inner.width, min.cols), Math.max(box.inner.height, min.rows)];
+    if (agent.resize) agent.resize(cols, rows);
+    else agent.pane.resize(cols, rows);
     const painter = this.#painters[role];
     if (painter) {
       painter.resize(box.inner);
       return painter;
     }
+    const watch = agent.onResized?.(() => {
+      if (!this.#resize.pending) this.relayout();
+    });
+    if (watch) this.#resizeWatch[role] = watch;
     // The focused pane's cursor goes inside each frame's synchronized-output bracket.
     this.#painters[role] = new PanePainter(this.#paneSink, agent.pane.screen, box.inner, {
       trailer: () => this.#cursorMove(),
@@ -219,6 +230,8 @@ export class Compositor {
   #dropPainter(role: Role): void {
     this.#painters[role]?.dispose();
     delete this.#painters[role];
+    this.#resizeWatch[role]?.dispose();
+    delete this.#resizeWatch[role];
   }
 
   /** Writes a part of relevo's own paint, followed by the cursor put back in the focused pane; nothing while painting is held. */
@@ -280,10 +293,13 @@ export class Compositor {
     }).join('');
   }
 
-  /** `cropped 80×24` when the role's pane shows a window onto a larger screen, else ''. */
+  /** `cropped 80×24` when the role's pane shows a window onto a larger screen, `80×24` onto a smaller one (its size waits for the turn), else ''. */
   #cropMark(role: Role): string {
     const screen = this.#agents?.[role].pane.screen;
-    return screen !== undefined && this.#painters[role]?.cropped === true ? cropMark(screen.cols, screen.rows) : '';
+    const inner = this.#view.panes[role]?.inner;
+    if (screen === undefined || inner === undefined || this.#painters[role] === undefined) return '';
+    if (this.#painters[role].cropped) return cropMark(screen.cols, screen.rows);
+    return screen.cols < inner.width || screen.rows < inner.height ? `${screen.cols}×${screen.rows}` : '';
   }
 
   /**
