@@ -61,7 +61,7 @@ export class FakePane implements Pane {
     return this.inputs.flatMap((i) => ('paste' in i ? [i.paste] : []));
   }
 
-  resize(): void {}
+  resize(_cols: number, _rows: number): void {}
 
   /** The program ends (it died, or was killed). */
   exit(exitCode = 0, signal?: number): void {
