@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalLine } from '../../src/protocol/index.js';
-import { onlyRunJournal, parseJournal, relevo, runArgs, simCommand, tempDir } from '../helpers/cli.js';
+import { onlyRunJournal, parseJournal, recorded, relevo, runArgs, simCommand, tempDir } from '../helpers/cli.js';
 import { appended, editedProfile } from '../helpers/profiles.js';
 
 const GOAL = 'Add pagination to /users with tests';
@@ -60,17 +60,14 @@ describe('headless relay on real PTYs', () => {
     const record = join(tempDir(), 'builder.jsonl');
     const { result, stdout } = await relay({ builder: ['--record', record], args: ['--cols', '80'] });
     expect(result.exitCode).toBe(0);
-    const received = readFileSync(record, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { text: string });
+    const received = recorded(record);
     expect(received).toHaveLength(3);
-    const first = received[0]!.text.split('\n');
+    const first = received[0]!.split('\n');
     expect(first[0]).toBe('[relevo ronda 1 · de planner]');
     expect(first[1]).toBe(`Step 1 of 3: Write the failing tests — ${GOAL}`);
     expect(first.find((l) => l.startsWith('Context: '))!.length).toBeGreaterThan(160); // one line again, longer than the 80-column pane
     expect(first).toContain('    - cover the empty page');
-    const body = received[0]!.text.slice(first[0]!.length + 1);
+    const body = received[0]!.slice(first[0]!.length + 1);
     expect(of(stdout, 'delivered')[1]!.sha256).toBe(createHash('sha256').update(body).digest('hex'));
   });
 
@@ -96,8 +93,7 @@ describe('headless relay on real PTYs', () => {
     expect(of(stdout, 'lookalike').length).toBeGreaterThanOrEqual(1);
     expect(of(stdout, 'lookalike')[0]).toMatchObject({ role: 'builder', line: '[relevo ronda 99 · de planner]' });
     expect(stdout.at(-1)).toMatchObject({ type: 'done', rounds: 3 });
-    const texts = readFileSync(record, 'utf8');
-    expect(texts).not.toContain('ronda 99');
+    expect(recorded(record).join('\n')).not.toContain('ronda 99');
   });
 
   it('pauses with agent_exited when an agent dies mid-turn', async () => {
@@ -168,11 +164,7 @@ describe('headless relay: delivery, role prompts, other agents', () => {
     const delivered = of(stdout, 'delivered');
     const run = onlyRunJournal(join(cwd, '.relevo')).runId;
     // What each simulator received is what relevo checkpointed, header first, byte for byte.
-    const texts = (file: string) =>
-      readFileSync(file, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { text: string }).text);
+    const texts = recorded;
     const step1 = readFileSync(join(cwd, '.relevo', 'runs', run, 'planner', 'checkpoints', '1', 'handoff.json'), 'utf8');
     expect(texts(builderLog)[0]).toBe(`[relevo ronda 1 · de planner]\n${(JSON.parse(step1) as { body: string }).body}`);
     expect(texts(plannerLog)[0]).toBe(`Goal: ${GOAL}`);

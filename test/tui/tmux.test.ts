@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { BIN, relevo, tempDir } from '../helpers/cli.js';
+import { BIN, recorded, relevo, tempDir } from '../helpers/cli.js';
 import { gitRepo } from '../helpers/git.js';
 import { appended, editedProfile } from '../helpers/profiles.js';
 import { rewriteCheckpoint } from '../helpers/tamper.js';
@@ -157,10 +157,7 @@ describe('the TUI in tmux', () => {
     await keys('C-u');
     const delivered = await untilScreen('round 1 in the builder', (s) => s.includes('❯ [relevo ronda 1 · de planner]'));
     expect(band(delivered)).not.toContain('your draft holds');
-    const received = readFileSync(record, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => (JSON.parse(l) as { text: string }).text);
+    const received = recorded(record);
     expect(received[0]).toMatch(/^\[relevo ronda 1 · de planner\]\n/);
     expect(received.join('\n')).not.toContain('also ask about the cache');
   }, 90_000);
