@@ -12,8 +12,8 @@ import { eventually } from './until.js';
 let serial = 0;
 let SOCKET = `relevo-test-${process.pid}-0`;
 /**
- * The server of the test attempt that is running: a timed-out attempt's body runs on after vitest
- * retries it, and its keys must go to its own (killed) server, not to the retry's.
+ * The server of the test that is running: a timed-out test's body runs on after vitest moves to the
+ * next test, and its keys must go to its own (killed) server, not to the next one's.
  */
 const attempt = new AsyncLocalStorage<string>();
 
