@@ -15,7 +15,7 @@ import { Emitter } from './emitter.js';
 import { explainDetection } from './explain.js';
 import { withHistory } from './output-history.js';
 import type { Pane } from './pane.js';
-import type { Profile } from './profile.js';
+import { agentTerminal, type Profile } from './profile.js';
 import type { Mark } from './screen.js';
 import { TurnTracker } from './turn.js';
 
@@ -112,25 +112,21 @@ export class AgentPane implements DeliveryTarget {
       : { ...screen, state, rule, fallback: `the multiplexer reports ${state}, over the screen's ${screen.state}` };
   }
 
-  /** The smallest terminal the agent's CLI is given (its profile's `screen.min_cols` × `min_rows`). */
-  get minSize(): { readonly cols: number; readonly rows: number } {
-    const { min_cols, min_rows } = this.profile.data.screen;
-    return { cols: min_cols, rows: min_rows };
-  }
-
   /**
-   * The agent's terminal follows its pane. An agent whose replies are read from its screen alone
-   * (no hook, no transcript) keeps its size while a turn runs and takes the new one when the turn
-   * ends: a resize racing its redraws would garble the reply on its screen (a CLI erases the rows it
-   * counted at the old width), and what is relayed must never depend on the terminal's size.
+   * The agent's terminal follows its pane, never below its CLI's minimum (a smaller pane is a window
+   * onto it). An agent whose replies are read from its screen alone (no hook, no transcript) keeps
+   * its size while a turn runs and takes the new one when the turn ends: a resize racing its redraws
+   * would garble the reply on its screen (a CLI erases the rows it counted at the old width), and
+   * what is relayed must never depend on the terminal's size.
    */
   resize(cols: number, rows: number): void {
-    if (this.#tracker.active && this.#screenOnly && (cols !== this.pane.screen.cols || rows !== this.pane.screen.rows)) {
-      this.#waitingSize = { cols, rows };
+    const size = agentTerminal(this.profile, cols, rows);
+    if (this.#tracker.active && this.#screenOnly && (size.cols !== this.pane.screen.cols || size.rows !== this.pane.screen.rows)) {
+      this.#waitingSize = size;
       return;
     }
     this.#waitingSize = null;
-    this.pane.resize(cols, rows);
+    this.pane.resize(size.cols, size.rows);
   }
 
   get #screenOnly(): boolean {

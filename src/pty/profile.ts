@@ -14,6 +14,12 @@ export type Profile = {
 
 const line = (source: string): RegExp => new RegExp(source, 'u');
 
+/** A terminal of `cols`×`rows`, never smaller than the CLI needs (its profile's `screen.min_cols` × `min_rows`). */
+export function agentTerminal(profile: Profile, cols: number, rows: number): { readonly cols: number; readonly rows: number } {
+  const { min_cols, min_rows } = profile.data.screen;
+  return { cols: Math.max(cols, min_cols), rows: Math.max(rows, min_rows) };
+}
+
 export function compileProfile(data: ProfileData): Profile {
   const r = data.reply;
   return {

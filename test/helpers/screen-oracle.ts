@@ -75,7 +75,8 @@ class TestPane {
 }
 
 type Size = { readonly cols: number; readonly rows: number };
-type Panes = Readonly<Record<Role, { readonly pane: TestPane; readonly minSize?: Size }>>;
+/** Each agent's pane, sized as AgentPane sizes it: never below its CLI's minimum. */
+type Panes = Readonly<Record<Role, { readonly pane: TestPane; resize(cols: number, rows: number): void }>>;
 
 /** One compositor on one person's terminal. */
 export type Tui = {
@@ -124,8 +125,11 @@ export class OracleRun {
   /** `minSize`: the smallest terminal the agents' CLIs are given (a smaller pane is a cropped window onto it). */
   constructor(cols: number, rows: number, minSize?: Size) {
     const inner = firstLayout(cols, rows).panes.planner!.inner;
-    const size = { cols: Math.max(inner.width, minSize?.cols ?? 1), rows: Math.max(inner.height, minSize?.rows ?? 1) };
-    const pane = () => ({ pane: new TestPane(size.cols, size.rows), ...(minSize ? { minSize } : {}) });
+    const least = minSize ?? { cols: 1, rows: 1 };
+    const pane = () => {
+      const test = new TestPane(Math.max(inner.width, least.cols), Math.max(inner.height, least.rows));
+      return { pane: test, resize: (c: number, r: number) => test.resize(Math.max(c, least.cols), Math.max(r, least.rows)) };
+    };
     this.#panes = { planner: pane(), builder: pane() };
     this.#tui = openTui(cols, rows, tuiState(), this.#panes);
     this.#tui.person.on('resize', () => this.#tui.compositor.resized());

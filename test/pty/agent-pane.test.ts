@@ -60,8 +60,11 @@ describe('AgentPane over a fake pane', () => {
     expect([agent.inTurn, agent.state]).toEqual([false, 'busy']);
   });
 
+  /** `patient()` with a CLI that needs at least 20×5. */
+  const small = (data = patient().data) => compileProfile({ ...data, screen: { ...data.screen, min_cols: 20, min_rows: 5 } });
+
   it('an agent read from its screen alone keeps its size while its turn runs, and takes the new one when the turn ends', async () => {
-    const { pane, agent, turn } = await busyTurn();
+    const { pane, agent, turn } = await busyTurn(small());
     const sizes: [number, number][] = [];
     pane.resize = (cols: number, rows: number) => void sizes.push([cols, rows]);
     const resized: number[] = [];
@@ -73,13 +76,15 @@ describe('AgentPane over a fake pane', () => {
     await pane.draw('\r\x1b[Kdone it\r\n> ');
     expect((await turn).reply).toContain('done it');
     expect([sizes, resized]).toEqual([[[60, 12]], [1]]);
-    // Between turns a resize is the agent's at once.
+    // Between turns a resize is the agent's at once, never below its CLI's minimum.
     agent.resize(70, 14);
     expect(sizes.at(-1)).toEqual([70, 14]);
+    agent.resize(10, 3);
+    expect(sizes.at(-1)).toEqual([20, 5]);
   });
 
   it('an agent whose replies come from its hook or transcript follows its pane during a turn too', async () => {
-    const hooked = compileProfile({ ...patient().data, hook: { kind: 'claude-stop', grace_ms: 0, async: false, ends_turn: false } });
+    const hooked = small({ ...patient().data, hook: { kind: 'claude-stop', grace_ms: 0, async: false, ends_turn: false } });
     const { pane, agent } = await busyTurn(hooked);
     const sizes: [number, number][] = [];
     pane.resize = (cols: number, rows: number) => void sizes.push([cols, rows]);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { checkpointPath, type RelayConfig, type RelayEvent, type RelayState, type Role } from '../../protocol/index.js';
 import type { AgentPane } from '../../pty/agent.js';
 import type { Event } from '../../pty/emitter.js';
+import { agentTerminal } from '../../pty/profile.js';
 import { launchFor } from '../config/launch.js';
 import type { HookSite } from '../replies/hook-site.js';
 import { CheckpointStore } from '../store/checkpoints.js';
@@ -74,8 +75,7 @@ export function paneRequest(role: Role, options: RunnerOptions, hooks: HookSite 
     // A relay on a host: its agents work in its worktree there.
     cwd: relay?.host !== undefined ? relay.path : options.cwd,
     // Never smaller than the CLI needs: a smaller pane shows a cropped window onto it.
-    cols: Math.max(options.cols, spec.profile.data.screen.min_cols),
-    rows: Math.max(options.rows, spec.profile.data.screen.min_rows),
+    ...agentTerminal(spec.profile, options.cols, options.rows),
     osc: spec.profile.data.screen.osc,
   };
 }

@@ -222,11 +222,6 @@ export class PanePainter {
     return { top: this.#cut(), left: this.#left() };
   }
 
-  /** The screen is larger than the rectangle: the rectangle is a window onto it. */
-  get cropped(): boolean {
-    return this.#screen.rows > this.#rect.height || this.#screen.cols > this.#rect.width;
-  }
-
   /**
    * The screen's rows left out above the rectangle: none, unless the screen is taller and its text
    * or cursor reaches below the rectangle; then as many as it takes to show the last row in use,

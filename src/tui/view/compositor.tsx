@@ -9,7 +9,7 @@ import type { Store, TuiState } from '../state/store.js';
 import Chrome, { MESSAGE_ROWS } from './components/Chrome.js';
 import { HISTORY_CHROME_ROWS } from './components/HistoryPanel.js';
 import { copyOn, copySpans } from './copy-view.js';
-import { chromeLines, cropMark, paneFrame, paneTitle, tooSmall } from './frame.js';
+import { chromeLines, paneFrame, paneTitle, sizeNote, tooSmall } from './frame.js';
 import { Overlays } from './overlays.js';
 import type { RealTerminal } from './terminal.js';
 
@@ -25,14 +25,13 @@ const SYNC_END = '\x1b[?2026l';
 const HIDE_CURSOR = '\x1b[?25l';
 
 /**
- * What the compositor paints of an agent: its screen, sized to its box as a pseudo-terminal is, but
- * never below `minSize` (its CLI's minimum): a smaller box shows a cropped window onto it.
+ * What the compositor paints of an agent: its screen, and how its terminal follows its box (the
+ * agent may keep a larger size, its CLI's minimum: the box is then a window onto it; or keep its
+ * size until its turn ends, then say so in `onResized`).
  */
 export type PaneView = {
-  readonly pane: { readonly screen: Screen; resize(cols: number, rows: number): void };
-  readonly minSize?: { readonly cols: number; readonly rows: number };
-  /** Sizes the agent's terminal (it may wait for the agent's turn to end, then say so in `onResized`); absent: the pane's own. */
-  resize?(cols: number, rows: number): void;
+  readonly pane: { readonly screen: Screen };
+  resize(cols: number, rows: number): void;
   readonly onResized?: (listener: () => void) => { dispose(): void };
 };
 export type PaneViews = Readonly<Record<Role, PaneView>>;
@@ -205,10 +204,7 @@ export class Compositor {
       this.#dropPainter(role);
       return undefined;
     }
-    const min = agent.minSize ?? { cols: 1, rows: 1 };
-    const [cols, rows] = [Math.max(box.inner.width, min.cols), Math.max(box.inner.height, min.rows)];
-    if (agent.resize) agent.resize(cols, rows);
-    else agent.pane.resize(cols, rows);
+    agent.resize(box.inner.width, box.inner.height);
     const painter = this.#painters[role];
     if (painter) {
       painter.resize(box.inner);
@@ -293,13 +289,11 @@ export class Compositor {
     }).join('');
   }
 
-  /** `cropped 80×24` when the role's pane shows a window onto a larger screen, `80×24` onto a smaller one (its size waits for the turn), else ''. */
+  /** The note on the role's pane when its screen is not its box's size (see `sizeNote`). */
   #cropMark(role: Role): string {
     const screen = this.#agents?.[role].pane.screen;
     const inner = this.#view.panes[role]?.inner;
-    if (screen === undefined || inner === undefined || this.#painters[role] === undefined) return '';
-    if (this.#painters[role].cropped) return cropMark(screen.cols, screen.rows);
-    return screen.cols < inner.width || screen.rows < inner.height ? `${screen.cols}×${screen.rows}` : '';
+    return screen === undefined || inner === undefined || this.#painters[role] === undefined ? '' : sizeNote(screen, inner);
   }
 
   /**

@@ -21,8 +21,19 @@ export const paneTitle = (role: Role, s: TuiState): string =>
 
 const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 
-/** The bottom border's note on a pane that shows a window onto its agent's larger terminal. */
-export const cropMark = (cols: number, rows: number): string => `cropped ${cols}×${rows}`;
+/**
+ * The bottom border's note on a pane whose agent's terminal is not the box's size: `cropped 80×24`
+ * for a window onto a larger one (its CLI's minimum), `80×24` for a smaller one (a size that waits
+ * for the agent's turn to end), else ''.
+ */
+export function sizeNote(
+  screen: { readonly cols: number; readonly rows: number },
+  box: { readonly width: number; readonly height: number },
+): string {
+  const size = `${screen.cols}×${screen.rows}`;
+  if (screen.cols > box.width || screen.rows > box.height) return `cropped ${size}`;
+  return screen.cols < box.width || screen.rows < box.height ? size : '';
+}
 
 /**
  * A pane's border with its title in the top line: `╭─ planner · claude · working ─╮`, and `note`
